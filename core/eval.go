@@ -1,0 +1,232 @@
+package core
+
+import (
+	"context"
+	"fmt"
+
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// LambdaGrid is the paper's grid for λ: 2^-3, …, 2^6 and 100.
+var LambdaGrid = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100}
+
+// TripletOptions say how triplets are drawn from labels and corrupted.
+type TripletOptions struct {
+	KSame, KDiff int     // neighbours per point; defaults 3 and 3
+	Flip         float64 // probability of swapping each triplet
+	Seed         uint64  // seed of the swaps
+}
+
+func (o *TripletOptions) defaults() {
+	if o.KSame == 0 {
+		o.KSame = 3
+	}
+	if o.KDiff == 0 {
+		o.KDiff = 3
+	}
+}
+
+// BuildProblem standardizes the given rows of x with their own mean and
+// std, draws label triplets on them, swaps some as o says, and returns the
+// problem (over those rows, in that order), the swap record and the
+// standardizer (to map other rows the same way).
+func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
+	o.defaults()
+	st := FitStandardizer(x, rows)
+	xs := st.Transform(SelectRows(x, rows))
+	lab := make([]int, len(rows))
+	for k, i := range rows {
+		lab[k] = labels[i]
+	}
+	ts, err := LabelTriplets(xs, lab, classes, o.KSame, o.KDiff)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ts, swapped := Flip(ts, o.Flip, o.Seed)
+	return &Problem{X: xs, Triplets: ts, Eta: eta, Lambda: lambda}, swapped, st, nil
+}
+
+// EvalOptions control Evaluate, the paper's protocol. Zero fields take the
+// defaults beside them.
+type EvalOptions struct {
+	Triplets TripletOptions // defaults: 3, 3, Flip as given (the paper: 0.2)
+	Eta      float64        // default 0.8
+	Lambda   float64        // fixed λ; 0 chooses λ from Grid by cross-validation
+	Grid     []float64      // default LambdaGrid
+	Folds    int            // cross-validation folds on the training part; default 3
+	Reps     int            // repetitions; default 10
+	TestFrac float64        // default 0.15
+	K        int            // kNN neighbours; default 5
+	Seed     uint64         // seed of the splits (and, offset, of the swaps)
+	Solver   Settings       // Tol defaults to 1e-4 here
+}
+
+// EvalReport is the outcome of Evaluate.
+type EvalReport struct {
+	EuclidErr, RMLErr []float64 // test error of each repetition
+	Lambdas           []float64 // λ used in each repetition
+	EuclidMean, EuclidStd,
+	RMLMean, RMLStd float64
+}
+
+// Evaluate runs the paper's protocol on ds: Reps stratified splits
+// (1−TestFrac train, TestFrac test); on each, triplets from the training
+// part, λ fixed or chosen by cross-validation on the training part only, and
+// the k-NN test error under the Euclidean and the learned metric.
+func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, error) {
+	o.Triplets.defaults()
+	if o.Eta == 0 {
+		o.Eta = 0.8
+	}
+	if o.Grid == nil {
+		o.Grid = LambdaGrid
+	}
+	if o.Folds == 0 {
+		o.Folds = 3
+	}
+	if o.Reps == 0 {
+		o.Reps = 10
+	}
+	if o.TestFrac == 0 {
+		o.TestFrac = 0.15
+	}
+	if o.K == 0 {
+		o.K = 5
+	}
+	if o.Solver.Tol == 0 {
+		o.Solver.Tol = 1e-4
+	}
+	rep := &EvalReport{}
+	for r := 0; r < o.Reps; r++ {
+		seed := o.Seed*1000 + uint64(r)
+		train, test := StratifiedSplit(ds.Labels, o.TestFrac, seed)
+		lambda := o.Lambda
+		if lambda == 0 {
+			var err error
+			if lambda, err = chooseLambda(ctx, ds, train, o, seed); err != nil {
+				return nil, err
+			}
+		}
+		to := o.Triplets
+		to.Seed = seed
+		eu, le, err := trainTest(ctx, ds, train, test, to, o, lambda, nil)
+		if err != nil {
+			return nil, err
+		}
+		rep.EuclidErr = append(rep.EuclidErr, eu)
+		rep.RMLErr = append(rep.RMLErr, le)
+		rep.Lambdas = append(rep.Lambdas, lambda)
+	}
+	rep.EuclidMean, rep.EuclidStd = stat.MeanStdDev(rep.EuclidErr, nil)
+	rep.RMLMean, rep.RMLStd = stat.MeanStdDev(rep.RMLErr, nil)
+	if o.Reps == 1 {
+		rep.EuclidStd, rep.RMLStd = 0, 0
+	}
+	return rep, nil
+}
+
+// trainTest learns on train and returns the k-NN test errors on test for the
+// Euclidean and the learned metric. warm, if not nil, is a start for q and
+// receives the solution.
+func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOptions, o EvalOptions, lambda float64, warm *[]float64) (euclid, learned float64, err error) {
+	p, _, st, err := BuildProblem(ds.X, ds.Labels, ds.Classes, train, to, o.Eta, lambda)
+	if err != nil {
+		return 0, 0, err
+	}
+	s := o.Solver
+	if warm != nil && len(*warm) == len(p.Triplets) {
+		s.Warm = *warm
+	}
+	res, err := Solve(ctx, p, s)
+	if err != nil {
+		return 0, 0, err
+	}
+	if res.Status == Cancelled {
+		return 0, 0, ctx.Err()
+	}
+	if warm != nil {
+		*warm = res.Q
+	}
+	xte := st.Transform(SelectRows(ds.X, test))
+	ytr, yte := pick(ds.Labels, train), pick(ds.Labels, test)
+	k := min(o.K, len(train))
+	return KNNError(nil, p.X, ytr, xte, yte, k), KNNError(res.A, p.X, ytr, xte, yte, k), nil
+}
+
+func pick(v []int, idx []int) []int {
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+// chooseLambda returns the λ of o.Grid with the lowest mean k-NN error over
+// stratified folds of the training rows (ties: the larger λ).
+func chooseLambda(ctx context.Context, ds *Dataset, train []int, o EvalOptions, seed uint64) (float64, error) {
+	folds := stratifiedFolds(ds.Labels, train, o.Folds, seed)
+	grid := slices.Clone(o.Grid)
+	slices.Sort(grid)
+	slices.Reverse(grid) // large λ first: each solve warm-starts the next
+	errs := make([]float64, len(grid))
+	for f := range folds {
+		var inner []int
+		for g, fold := range folds {
+			if g != f {
+				inner = append(inner, fold...)
+			}
+		}
+		slices.Sort(inner)
+		to := o.Triplets
+		to.Seed = seed*31 + uint64(f)
+		var warm []float64
+		for gi, l := range grid {
+			_, e, err := trainTest(ctx, ds, inner, folds[f], to, o, l, &warm)
+			if err != nil {
+				return 0, fmt.Errorf("choosing λ: %w", err)
+			}
+			errs[gi] += e
+		}
+	}
+	best := 0
+	for gi := range grid {
+		if errs[gi] < errs[best]-1e-12 {
+			best = gi
+		}
+	}
+	return grid[best], nil
+}
+
+// stratifiedFolds deals the given rows into k folds, class by class, after a
+// seeded shuffle.
+func stratifiedFolds(labels []int, rows []int, k int, seed uint64) [][]int {
+	rng := rand.New(rand.NewPCG(seed, 0xf01d))
+	byClass := map[int][]int{}
+	var classes []int
+	for _, i := range rows {
+		l := labels[i]
+		if _, ok := byClass[l]; !ok {
+			classes = append(classes, l)
+		}
+		byClass[l] = append(byClass[l], i)
+	}
+	slices.Sort(classes)
+	folds := make([][]int, k)
+	next := 0
+	for _, c := range classes {
+		idx := byClass[c]
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		for _, i := range idx {
+			folds[next%k] = append(folds[next%k], i)
+			next++
+		}
+	}
+	for _, f := range folds {
+		slices.Sort(f)
+	}
+	return folds
+}

@@ -1,0 +1,327 @@
+package core
+
+import "math"
+
+// fista is accelerated projected gradient with backtracking both ways and
+// adaptive restart (Beck & Teboulle 2009; Scheinberg, Goldfarb & Bai 2014;
+// O'Donoghue & Candès 2015).
+//
+// Each iteration evaluates the full gradient at the extrapolated point y
+// (whose metric A(y) ⪰ 0 is a valid primal point even when y leaves Q̂) and
+// the dual value at the new iterate x (in Q̂), so the duality gap is
+// certified at every step.
+type fista struct {
+	x, xPrev, y, g, c []float64
+	m, mx, mPrev, my  []float64 // scratch, M(x), M(x_prev), M(y)
+	fx, fy            float64
+	lk, theta         float64
+}
+
+const (
+	fistaGrow   = 2.0 // factor on the curvature estimate when the test fails
+	fistaShrink = 0.8 // factor tried at the start of every iteration
+)
+
+func (f *fista) init(c *certificate, q0 []float64) bool {
+	n, d := c.e.N, c.e.d
+	f.x, f.xPrev, f.y = q0, make([]float64, n), make([]float64, n)
+	f.g, f.c = make([]float64, n), make([]float64, n)
+	f.m, f.mx, f.mPrev, f.my = make([]float64, d*d), make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
+	copy(f.y, f.x)
+	l, p, ok := c.evalFull(f.my, f.y, f.g)
+	copy(f.mx, f.my)
+	if !ok {
+		return false
+	}
+	f.fx, f.fy = l, l
+	c.dualPoint(f.x, l)
+	c.primalOfQ(f.y, p)
+	f.theta = 1
+	f.lk = 0
+	return true
+}
+
+func (f *fista) iterate(c *certificate) bool {
+	copy(f.xPrev, f.x)
+	f.mx, f.mPrev = f.mPrev, f.mx
+	if f.lk == 0 {
+		f.lk = f.initialCurvature(c)
+	} else {
+		f.lk *= fistaShrink
+	}
+	lPrev := f.lk
+	var fx float64
+	for {
+		// x = Π(y − ∇L(y)/L_k), accepted when
+		// L(x) ≤ L(y) + ∇L(y)ᵀ(x − y) + L_k/2 ‖x − y‖².
+		for i := range f.c {
+			f.c[i] = f.y[i] - f.g[i]/f.lk
+		}
+		c.proj.projectTo(f.x, f.c)
+		var lin, sq float64
+		for i, xi := range f.x {
+			dv := xi - f.y[i]
+			lin += f.g[i] * dv
+			sq += dv * dv
+		}
+		var ok bool
+		if fx, ok = c.evalDual(f.mx, f.x); !ok {
+			return false
+		}
+		model := f.fy + lin + f.lk/2*sq
+		if fx <= model+1e-12*math.Abs(f.fy) || sq == 0 {
+			break
+		}
+		f.lk *= fistaGrow
+	}
+	c.dualPoint(f.x, fx)
+
+	// Restart when the step goes against the momentum: (y − x)ᵀ(x − x_prev) > 0,
+	// or when L increased.
+	var dot float64
+	for i, xi := range f.x {
+		dot += (f.y[i] - xi) * (xi - f.xPrev[i])
+	}
+	if dot > 0 || fx > f.fx {
+		f.theta = 1
+		copy(f.y, f.x)
+		copy(f.my, f.mx)
+	} else {
+		// θ⁺ = (1 + √(1 + 4 (L_k/L_{k−1}) θ²))/2, y = x + (θ − 1)/θ⁺ (x − x_prev).
+		tn := (1 + math.Sqrt(1+4*(f.lk/lPrev)*f.theta*f.theta)) / 2
+		beta := (f.theta - 1) / tn
+		for i, xi := range f.x {
+			f.y[i] = xi + beta*(xi-f.xPrev[i])
+		}
+		// M is linear in q: M(y) = M(x) + β (M(x) − M(x_prev)).
+		for i, v := range f.mx {
+			f.my[i] = v + beta*(v-f.mPrev[i])
+		}
+		f.theta = tn
+	}
+	f.fx = fx
+	fy, p, ok := c.evalFullM(f.my, f.y, f.g)
+	if !ok {
+		return false
+	}
+	f.fy = fy
+	c.primalOfQ(f.y, p)
+	return true
+}
+
+// initialCurvature estimates the curvature along the first projected
+// gradient direction: L(x + s·d) for a small s fixes a secant estimate, which
+// backtracking then corrects.
+func (f *fista) initialCurvature(c *certificate) float64 {
+	// A Barzilai–Borwein-like start from the norm of M's response to the
+	// gradient: ‖𝒦 g‖² / (λ ‖g‖²) ≤ L_g, a lower bound on the global constant.
+	c.e.formM(f.m, f.g)
+	symmetrize(f.m, c.e.d)
+	var num, den float64
+	for _, v := range f.m {
+		num += v * v
+	}
+	for _, v := range f.g {
+		den += v * v
+	}
+	if num == 0 || den == 0 {
+		return 1
+	}
+	return num / (c.e.lambda * den)
+}
+
+// nesterov is the paper's Algorithm 1, as restated in rml-math.md.
+type nesterov struct {
+	lg                       float64
+	z, q, qhat, w, g, sg, cb []float64
+	m, acc, avg              []float64
+	fq                       float64
+	t                        int
+}
+
+func (a *nesterov) lipschitz() float64 { return a.lg }
+
+func (a *nesterov) init(c *certificate, q0 []float64) bool {
+	n, d := c.e.N, c.e.d
+	a.lg = lipschitzConstant(c.e, 1e-10, 10000)
+	a.z, a.q = q0, make([]float64, n)
+	a.qhat, a.w, a.g, a.sg, a.cb = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	a.m, a.acc, a.avg = make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
+	// q_{−1} = 0, L(0) = 0; with a warm start q_{−1} is the start itself.
+	l, ok := c.evalDual(a.m, a.z)
+	if !ok {
+		return false
+	}
+	copy(a.q, a.z)
+	a.fq = l
+	c.dualPoint(a.q, l)
+	return true
+}
+
+func (a *nesterov) iterate(c *certificate) bool {
+	t := float64(a.t)
+	// Â_t = π₊(Σ z_i K_i)/λ, g_t = ∇L(z_t).
+	fz, pz, ok := c.evalFull(a.m, a.z, a.g)
+	if !ok {
+		return false
+	}
+	c.dualPoint(a.z, fz)
+	c.primalOfQ(a.z, pz)
+	// Σ_{j≤t} (j+1)/2 Â_j, for the average of Eq. 13.
+	c.e.metricTo(a.avg)
+	wt := (t + 1) / 2
+	for i, v := range a.avg {
+		a.acc[i] += wt * v
+	}
+	// q̂ = Π(z_t − g_t/L_g)   (Eq. 10)
+	for i := range a.cb {
+		a.cb[i] = a.z[i] - a.g[i]/a.lg
+	}
+	c.proj.projectTo(a.qhat, a.cb)
+	fh, ph, ok := c.evalFull(a.m, a.qhat, nil)
+	if !ok {
+		return false
+	}
+	c.dualPoint(a.qhat, fh)
+	c.primalOfQ(a.qhat, ph)
+	// q_t = the one of {q_{t−1}, q̂, z_t} with the smallest L (monotone).
+	if fh < a.fq {
+		copy(a.q, a.qhat)
+		a.fq = fh
+	}
+	if fz < a.fq {
+		copy(a.q, a.z)
+		a.fq = fz
+	}
+	// w_t = Π(−Σ_{j≤t} (j+1)/2 g_j / L_g)   (Eq. 11)
+	for i, gi := range a.g {
+		a.sg[i] += wt * gi
+		a.cb[i] = -a.sg[i] / a.lg
+	}
+	c.proj.projectTo(a.w, a.cb)
+	// z_{t+1} = 2/(t+3) w_t + (t+1)/(t+3) q_t   (Eq. 12)
+	for i := range a.z {
+		a.z[i] = 2/(t+3)*a.w[i] + (t+1)/(t+3)*a.q[i]
+	}
+	// A_t = 4/((t+1)(t+2)) Σ_{j≤t} (j+1)/2 Â_j   (Eq. 13)
+	s := 4 / ((t + 1) * (t + 2))
+	for i, v := range a.acc {
+		a.avg[i] = s * v
+	}
+	c.primalMatrix(a.avg, c.e.primalAt(a.avg))
+	a.t++
+	return true
+}
+
+// lipschitzConstant returns λ_max(G)/λ, G_ij = ⟨K_i, K_j⟩, by power
+// iteration on q ↦ (tr(K_i 𝒦 q))_i, stopping when the Rayleigh quotient
+// changes by less than tol (relative) or after maxIter products. G is PSD,
+// so the quotient rises towards λ_max from below.
+func lipschitzConstant(e *evaluator, tol float64, maxIter int) float64 {
+	v := make([]float64, e.N)
+	gv := make([]float64, e.N)
+	m := make([]float64, e.d*e.d)
+	// A deterministic start with no special structure.
+	for i := range v {
+		v[i] = 1 + 0.5*math.Sin(float64(i)+1)
+	}
+	normalize(v)
+	var rq float64
+	for it := 0; it < maxIter; it++ {
+		// Gv = (tr(K_i M(v)))_i; vᵀGv = ‖M(v)‖_F².
+		e.formM(m, v)
+		symmetrize(m, e.d)
+		e.pairValuesAt(m)
+		for t := range gv {
+			gv[t] = e.pm[e.dis[t]] - e.pm[e.sim[t]]
+		}
+		var r float64
+		for i := range v {
+			r += v[i] * gv[i]
+		}
+		copy(v, gv)
+		if normalize(v) == 0 {
+			return 1 / e.lambda
+		}
+		if it > 0 && math.Abs(r-rq) <= tol*r {
+			rq = r
+			break
+		}
+		rq = r
+	}
+	return rq / e.lambda
+}
+
+func normalize(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	s = math.Sqrt(s)
+	if s == 0 {
+		return 0
+	}
+	for i := range v {
+		v[i] /= s
+	}
+	return s
+}
+
+// projGrad is projected gradient with an Armijo backtracking line search
+// along the projection arc:
+//
+//	q⁺ = Π(q − s ∇L(q)),  accepted when L(q⁺) ≤ L(q) + σ ∇L(q)ᵀ(q⁺ − q),
+//
+// with s doubled before each iteration and halved on each rejection.
+type projGrad struct {
+	q, qn, g, c, m []float64
+	fq, s          float64
+}
+
+const armijoSigma = 1e-4
+
+func (a *projGrad) init(c *certificate, q0 []float64) bool {
+	n, d := c.e.N, c.e.d
+	a.q, a.qn, a.g, a.c, a.m = q0, make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, d*d)
+	l, p, ok := c.evalFull(a.m, a.q, a.g)
+	if !ok {
+		return false
+	}
+	a.fq = l
+	c.dualPoint(a.q, l)
+	c.primalOfQ(a.q, p)
+	a.s = 1
+	return true
+}
+
+func (a *projGrad) iterate(c *certificate) bool {
+	a.s *= 2
+	var fn float64
+	for {
+		for i := range a.c {
+			a.c[i] = a.q[i] - a.s*a.g[i]
+		}
+		c.proj.projectTo(a.qn, a.c)
+		var lin float64
+		for i, v := range a.qn {
+			lin += a.g[i] * (v - a.q[i])
+		}
+		var ok bool
+		if fn, ok = c.evalDual(a.m, a.qn); !ok {
+			return false
+		}
+		if fn <= a.fq+armijoSigma*lin || lin == 0 {
+			break
+		}
+		a.s /= 2
+	}
+	a.q, a.qn = a.qn, a.q
+	l, p, ok := c.evalFull(a.m, a.q, a.g)
+	if !ok {
+		return false
+	}
+	a.fq = l
+	c.dualPoint(a.q, l)
+	c.primalOfQ(a.q, p)
+	return true
+}

@@ -1,0 +1,236 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Eigenvalues returns the eigenvalues of the symmetric matrix a, largest first.
+func Eigenvalues(a mat.Symmetric) []float64 {
+	var es mat.EigenSym
+	if !es.Factorize(a, false) {
+		panic("core: eigendecomposition did not converge")
+	}
+	v := es.Values(nil)
+	slices.Reverse(v)
+	return v
+}
+
+// SqrtTo sets dst to the symmetric square root A^{1/2} of a PSD matrix a
+// (negative rounding noise in the eigenvalues is clipped to zero).
+func SqrtTo(dst *mat.SymDense, a mat.Symmetric) {
+	var es mat.EigenSym
+	if !es.Factorize(a, true) {
+		panic("core: eigendecomposition did not converge")
+	}
+	vals := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	n := len(vals)
+	dst.ReuseAsSym(n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			var s float64
+			for k, l := range vals {
+				if l > 0 {
+					s += math.Sqrt(l) * v.At(i, k) * v.At(j, k)
+				}
+			}
+			dst.SetSym(i, j, s)
+		}
+	}
+}
+
+// mapRows returns x·A^{1/2}: Euclidean distances between its rows are the
+// distances d_A between the rows of x. A nil a means the identity.
+func mapRows(x mat.Matrix, a mat.Symmetric) *mat.Dense {
+	var out mat.Dense
+	if a == nil {
+		out.CloneFrom(x)
+		return &out
+	}
+	var s mat.SymDense
+	SqrtTo(&s, a)
+	out.Mul(x, &s)
+	return &out
+}
+
+// KNNClassify predicts the class of each test row by the k nearest training
+// rows under d_A (nil a: Euclidean). Votes are tied in favour of the class of
+// the nearest neighbour among the tied classes; distance ties go to the lower
+// training index.
+func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) []int {
+	nTr, _ := xTrain.Dims()
+	if k < 1 || k > nTr {
+		panic(fmt.Sprintf("core: k = %d outside 1..%d", k, nTr))
+	}
+	tr, te := mapRows(xTrain, a), mapRows(xTest, a)
+	nTe, _ := te.Dims()
+	out := make([]int, nTe)
+	buf := make([]neighbour, nTr)
+	votes := map[int]int{}
+	for i := 0; i < nTe; i++ {
+		xi := te.RawRowView(i)
+		for j := 0; j < nTr; j++ {
+			xj := tr.RawRowView(j)
+			var s float64
+			for c, v := range xi {
+				t := v - xj[c]
+				s += t * t
+			}
+			buf[j] = neighbour{s, j}
+		}
+		slices.SortFunc(buf, cmpNeighbour)
+		clear(votes)
+		best, bestVotes := -1, 0
+		for _, nb := range buf[:k] {
+			votes[yTrain[nb.i]]++
+		}
+		// Walk neighbours nearest first so the nearest wins a tie.
+		for _, nb := range buf[:k] {
+			c := yTrain[nb.i]
+			if votes[c] > bestVotes {
+				best, bestVotes = c, votes[c]
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
+
+// KNNError returns the fraction of test rows that k-NN under d_A misclassifies.
+func KNNError(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, yTest []int, k int) float64 {
+	pred := KNNClassify(a, xTrain, yTrain, xTest, k)
+	wrong := 0
+	for i, p := range pred {
+		if p != yTest[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(yTest))
+}
+
+// Project returns 2-D coordinates (n×2) of the rows of x: the first two
+// principal components of x·A^{1/2}, so that plotted distances follow d_A
+// (nil a: Euclidean). Centre and axes come from the rows listed in fit (nil:
+// all). Each axis's sign is fixed so that its largest-magnitude loading is
+// positive, so the same input always gives the same picture.
+func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
+	y := mapRows(x, a)
+	n, d := y.Dims()
+	if fit == nil {
+		fit = make([]int, n)
+		for i := range fit {
+			fit[i] = i
+		}
+	}
+	mean := make([]float64, d)
+	for _, i := range fit {
+		for j := 0; j < d; j++ {
+			mean[j] += y.At(i, j)
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(len(fit))
+	}
+	cov := mat.NewSymDense(d, nil)
+	for _, i := range fit {
+		for j := 0; j < d; j++ {
+			vj := y.At(i, j) - mean[j]
+			for l := j; l < d; l++ {
+				cov.SetSym(j, l, cov.At(j, l)+vj*(y.At(i, l)-mean[l]))
+			}
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(cov, true) {
+		panic("core: eigendecomposition did not converge")
+	}
+	var vec mat.Dense
+	es.VectorsTo(&vec)
+	out := mat.NewDense(n, 2, nil)
+	for c := 0; c < 2 && c < d; c++ {
+		col := d - 1 - c // eigenvalues ascend
+		big, sign := 0.0, 1.0
+		for j := 0; j < d; j++ {
+			if v := vec.At(j, col); math.Abs(v) > big+1e-12 {
+				big, sign = math.Abs(v), math.Copysign(1, v)
+			}
+		}
+		for i := 0; i < n; i++ {
+			var s float64
+			for j := 0; j < d; j++ {
+				s += (y.At(i, j) - mean[j]) * vec.At(j, col)
+			}
+			out.Set(i, c, sign*s)
+		}
+	}
+	return out
+}
+
+// Suspect is one triplet with its loss under the learned metric.
+type Suspect struct {
+	Index   int     // into the problem's triplets
+	Margin  float64 // tr(A K_i) = d_A(x,z) − d_A(x,y)
+	Loss    float64 // hinge loss (1 − margin)_+
+	Swapped bool    // whether the triplet was swapped by Flip (if known)
+}
+
+// Suspects ranks the triplets of p by their hinge loss under a, largest
+// first (ties by index): the triplets the metric least believes. If swapped
+// is not nil, precision is the fraction of the first S suspects that were
+// really swapped, S = the number swapped (NaN if none were).
+func Suspects(p *Problem, a mat.Symmetric, swapped []bool) (list []Suspect, precision float64) {
+	e := newEvaluator(p)
+	d := e.d
+	buf := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			buf[i*d+j] = a.At(i, j)
+		}
+	}
+	e.pairValuesAt(buf)
+	list = make([]Suspect, len(p.Triplets))
+	for t := range list {
+		m := e.pm[e.dis[t]] - e.pm[e.sim[t]]
+		list[t] = Suspect{Index: t, Margin: m, Loss: max(0, 1-m)}
+		if swapped != nil {
+			list[t].Swapped = swapped[t]
+		}
+	}
+	slices.SortStableFunc(list, func(a, b Suspect) int {
+		switch {
+		case a.Loss > b.Loss:
+			return -1
+		case a.Loss < b.Loss:
+			return 1
+		case a.Margin < b.Margin:
+			return -1
+		case a.Margin > b.Margin:
+			return 1
+		}
+		return 0
+	})
+	precision = math.NaN()
+	if swapped != nil {
+		s := 0
+		for _, v := range swapped {
+			if v {
+				s++
+			}
+		}
+		if s > 0 {
+			hit := 0
+			for _, v := range list[:s] {
+				if v.Swapped {
+					hit++
+				}
+			}
+			precision = float64(hit) / float64(s)
+		}
+	}
+	return list, precision
+}

@@ -1,0 +1,363 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Triplet is the constraint "row I is closer to row J than to row K", by
+// 0-based row index into the data matrix: I is the anchor, J the similar and
+// K the dissimilar point.
+type Triplet struct{ I, J, K int }
+
+// Problem is one instance of the robust metric learning problem.
+type Problem struct {
+	X        *mat.Dense // n×d data, one point per row (usually standardized)
+	Triplets []Triplet
+	Eta      float64 // fraction of triplets trusted, 0 < Eta ≤ 1; the budget is m = N·Eta
+	Lambda   float64 // regularisation λ > 0
+}
+
+// Validate reports the first thing that makes p unsolvable, naming it.
+func (p *Problem) Validate() error {
+	if p.X == nil {
+		return errors.New("core: problem has no data")
+	}
+	n, d := p.X.Dims()
+	if n == 0 || d == 0 {
+		return errors.New("core: problem has no rows or no columns")
+	}
+	if len(p.Triplets) == 0 {
+		return errors.New("no triplets: nothing to learn from")
+	}
+	if !(p.Eta > 0 && p.Eta <= 1) {
+		return fmt.Errorf("η = %v: expected 0 < η ≤ 1", p.Eta)
+	}
+	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
+		return fmt.Errorf("λ = %v: expected a finite λ > 0", p.Lambda)
+	}
+	for t, tr := range p.Triplets {
+		for _, v := range [3]int{tr.I, tr.J, tr.K} {
+			if v < 0 || v >= n {
+				return fmt.Errorf("triplet %d (%d,%d,%d): row index %d out of range 0..%d", t, tr.I, tr.J, tr.K, v, n-1)
+			}
+		}
+		if tr.J == tr.K {
+			return fmt.Errorf("triplet %d (%d,%d,%d): similar and dissimilar are the same row", t, tr.I, tr.J, tr.K)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if v := p.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("data row %d column %d is %v", i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Budget returns m = N·η, the bound on Σ q.
+func (p *Problem) Budget() float64 { return float64(len(p.Triplets)) * p.Eta }
+
+// evaluator computes L(q), ∇L(q) and P(A) for one problem, reusing its
+// buffers so that an evaluation allocates nothing.
+//
+// Work goes through distinct pairs, never through triplets' d×d matrices:
+// Σ_i q_i K_i = Σ_pairs w_p e_p e_pᵀ with e_p = x_a − x_b and w_p the signed
+// sum of the q_i that use pair p, and that sum is formed as X_tᵀ (L_w X_t),
+// where L_w is the weighted graph Laplacian of the pairs over the n_t rows
+// that some triplet touches. The cost per evaluation is O(N + P·d + n_t·d²)
+// plus one d×d symmetric eigendecomposition.
+type evaluator struct {
+	n, d, nt, np, N int
+	lambda, m       float64
+
+	xt       []float64 // n_t×d touched rows, row-major
+	rowOf    []int     // touched-row index → row of X
+	pa, pb   []int32   // pair endpoints, as touched-row indices
+	sim, dis []int32   // per triplet: index of pair (I,J) and of pair (I,K)
+
+	w      []float64 // per pair weight w_p
+	y      []float64 // L_w X_t, n_t×d
+	live   []int32   // rows of y that may be non-zero
+	isLive []bool
+	eigA   []float64 // d×d: M on entry to Syev, eigenvectors on exit
+	vals   []float64 // eigenvalues, ascending
+	work   []float64 // lapack work
+	z      []float64 // n_t×d projections onto the positive eigenvectors
+	pm     []float64 // per pair: e_pᵀ A e_p
+	hs     []float64 // hinge scratch for the top-m sum
+}
+
+func newEvaluator(p *Problem) *evaluator {
+	n, d := p.X.Dims()
+	N := len(p.Triplets)
+	e := &evaluator{n: n, d: d, N: N, lambda: p.Lambda, m: p.Budget()}
+	local := make(map[int]int32)
+	touch := func(r int) int32 {
+		if k, ok := local[r]; ok {
+			return k
+		}
+		k := int32(len(e.rowOf))
+		local[r] = k
+		e.rowOf = append(e.rowOf, r)
+		return k
+	}
+	pairIdx := make(map[[2]int32]int32)
+	pair := func(a, b int) int32 {
+		la, lb := touch(a), touch(b)
+		if la > lb {
+			la, lb = lb, la
+		}
+		key := [2]int32{la, lb}
+		if k, ok := pairIdx[key]; ok {
+			return k
+		}
+		k := int32(len(e.pa))
+		pairIdx[key] = k
+		e.pa = append(e.pa, la)
+		e.pb = append(e.pb, lb)
+		return k
+	}
+	e.sim = make([]int32, N)
+	e.dis = make([]int32, N)
+	for t, tr := range p.Triplets {
+		e.sim[t] = pair(tr.I, tr.J)
+		e.dis[t] = pair(tr.I, tr.K)
+	}
+	e.nt, e.np = len(e.rowOf), len(e.pa)
+	e.xt = make([]float64, e.nt*d)
+	for k, r := range e.rowOf {
+		mat.Row(e.xt[k*d:(k+1)*d], r, p.X)
+	}
+	e.w = make([]float64, e.np)
+	e.y = make([]float64, e.nt*d)
+	e.isLive = make([]bool, e.nt)
+	e.live = make([]int32, 0, e.nt)
+	e.eigA = make([]float64, d*d)
+	e.vals = make([]float64, d)
+	work := make([]float64, 1)
+	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: d, Stride: d, Data: e.eigA, Uplo: blas.Upper}, e.vals, work, -1)
+	e.work = make([]float64, int(work[0]))
+	e.z = make([]float64, e.nt*d)
+	e.pm = make([]float64, e.np)
+	e.hs = make([]float64, N)
+	return e
+}
+
+// formM sets dst (d×d, row-major) to M(q) = Σ_i q_i K_i.
+func (e *evaluator) formM(dst, q []float64) {
+	// w_p = Σ_{i: (I,K) = p} q_i − Σ_{i: (I,J) = p} q_i
+	clear(e.w)
+	d := e.d
+	for t, qt := range q {
+		e.w[e.dis[t]] += qt
+		e.w[e.sim[t]] -= qt
+	}
+	// Y = L_w X_t: row a += w_p (x_a − x_b), row b −= w_p (x_a − x_b).
+	// Only rows touched by a pair with w_p ≠ 0 are non-zero; q is sparse near
+	// the optimum, so they are listed and the rest skipped.
+	for _, k := range e.live {
+		clear(e.y[int(k)*d : int(k+1)*d])
+		e.isLive[k] = false
+	}
+	e.live = e.live[:0]
+	for p, wp := range e.w {
+		if wp == 0 {
+			continue
+		}
+		ia, ib := e.pa[p], e.pb[p]
+		for _, k := range [2]int32{ia, ib} {
+			if !e.isLive[k] {
+				e.isLive[k] = true
+				e.live = append(e.live, k)
+			}
+		}
+		a, b := int(ia)*d, int(ib)*d
+		xa, xb := e.xt[a:a+d], e.xt[b:b+d]
+		ya, yb := e.y[a:a+d], e.y[b:b+d]
+		for j := range xa {
+			v := wp * (xa[j] - xb[j])
+			ya[j] += v
+			yb[j] -= v
+		}
+	}
+	// M = X_tᵀ Y = Σ_p w_p (x_a − x_b)(x_a − x_b)ᵀ, upper triangle only
+	// (symmetric by construction; eigen reads the upper triangle).
+	clear(dst)
+	for _, k := range e.live {
+		xk, yk := e.xt[int(k)*d:int(k+1)*d], e.y[int(k)*d:int(k+1)*d]
+		for i, xi := range xk {
+			if xi == 0 {
+				continue
+			}
+			blas64.Axpy(xi, blas64.Vector{N: d - i, Inc: 1, Data: yk[i:]}, blas64.Vector{N: d - i, Inc: 1, Data: dst[i*d+i : (i+1)*d]})
+		}
+	}
+}
+
+// symmetrize copies the upper triangle of the d×d matrix m to the lower.
+func symmetrize(m []float64, d int) {
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			m[j*d+i] = m[i*d+j]
+		}
+	}
+}
+
+// eigen factorizes the symmetric d×d matrix m (upper triangle read) into
+// e.vals and, when vectors is set, e.eigA. It reports false if LAPACK did
+// not converge.
+func (e *evaluator) eigen(m []float64, vectors bool) bool {
+	copy(e.eigA, m)
+	job := lapack.EVNone
+	if vectors {
+		job = lapack.EVCompute
+	}
+	return lapack64.Syev(job, blas64.Symmetric{N: e.d, Stride: e.d, Data: e.eigA, Uplo: blas.Upper}, e.vals, e.work, len(e.work))
+}
+
+// positive returns the index of the first positive eigenvalue and
+// Σ_{λ_k>0} λ_k² = ‖π₊(M)‖_F².
+func (e *evaluator) positive() (first int, sq float64) {
+	first = e.d
+	for k := e.d - 1; k >= 0 && e.vals[k] > 0; k-- {
+		first = k
+		sq += e.vals[k] * e.vals[k]
+	}
+	return first, sq
+}
+
+// dual returns L(q) = −Σ q_i + ‖π₊(M)‖²/(2λ), given that e.vals holds the
+// eigenvalues of M = M(q).
+func (e *evaluator) dual(q []float64) float64 {
+	_, sq := e.positive()
+	var s float64
+	for _, v := range q {
+		s += v
+	}
+	return -s + sq/(2*e.lambda)
+}
+
+// gradPrimal uses the eigenvectors in e.eigA (of M(q)) to set
+// grad_i = ∇L(q)_i = −1 + tr(K_i A(q)), A(q) = π₊(M)/λ, and returns
+// P(A(q)) = λ/2 ‖A(q)‖_F² + top-m sum of the hinge losses (1 − tr(K_i A))_+.
+// grad may be nil.
+func (e *evaluator) gradPrimal(grad []float64) float64 {
+	d := e.d
+	first, sq := e.positive()
+	r := d - first
+	// Z = X_t V₊ (n_t×r); e_pᵀ A e_p = Σ_k (λ_k/λ) (Z_ak − Z_bk)².
+	if r > 0 {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.xt},
+			blas64.General{Rows: d, Cols: r, Stride: d, Data: e.eigA[first:]},
+			0, blas64.General{Rows: e.nt, Cols: r, Stride: r, Data: e.z[:e.nt*r]})
+	}
+	sc := e.vals[first:]
+	for p := range e.pm {
+		a, b := int(e.pa[p])*r, int(e.pb[p])*r
+		za, zb := e.z[a:a+r], e.z[b:b+r]
+		var s float64
+		for k, l := range sc {
+			t := za[k] - zb[k]
+			s += l * t * t
+		}
+		e.pm[p] = s / e.lambda
+	}
+	return e.lambda/2*sq/(e.lambda*e.lambda) + e.hingeTop(grad)
+}
+
+// hingeTop turns the pair values in e.pm into the gradient (if grad is not
+// nil) and returns the worst-case loss max_{q∈Q̂} Σ q_i (1 − margin_i)_+.
+func (e *evaluator) hingeTop(grad []float64) float64 {
+	h := e.hs[:0]
+	for t := range e.sim {
+		margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]
+		if grad != nil {
+			grad[t] = margin - 1
+		}
+		if margin < 1 {
+			h = append(h, 1-margin)
+		}
+	}
+	return topSum(h, e.m)
+}
+
+// topSum returns the sum of the ⌊m⌋ largest entries of h (all ≥ 0) plus
+// (m − ⌊m⌋) times the next one: max_{q∈[0,1]^len(h), Σq≤m} Σ q_i h_i.
+// It reorders h.
+func topSum(h []float64, m float64) float64 {
+	fm := math.Floor(m)
+	k := int(fm)
+	var s float64
+	if len(h) <= k {
+		for _, v := range h {
+			s += v
+		}
+		return s
+	}
+	slices.Sort(h)
+	n := len(h)
+	for _, v := range h[n-k:] {
+		s += v
+	}
+	return s + (m-fm)*h[n-k-1]
+}
+
+// primalAt returns P(A) for a symmetric d×d matrix A (row-major) that the
+// caller guarantees is positive semidefinite.
+func (e *evaluator) primalAt(a []float64) float64 {
+	e.pairValuesAt(a)
+	var f2 float64
+	for _, v := range a {
+		f2 += v * v
+	}
+	return e.lambda/2*f2 + e.hingeTop(nil)
+}
+
+// metricTo sets dst (d×d) to A(q) = π₊(M)/λ from the eigenpairs in e.
+func (e *evaluator) metricTo(dst []float64) {
+	d := e.d
+	clear(dst)
+	first, _ := e.positive()
+	for k := first; k < d; k++ {
+		s := e.vals[k] / e.lambda
+		for i := 0; i < d; i++ {
+			vi := s * e.eigA[i*d+k]
+			if vi == 0 {
+				continue
+			}
+			row := dst[i*d : (i+1)*d]
+			for j := 0; j < d; j++ {
+				row[j] += vi * e.eigA[j*d+k]
+			}
+		}
+	}
+}
+
+// pairValuesAt sets e.pm[p] = e_pᵀ a e_p for a symmetric d×d matrix a.
+func (e *evaluator) pairValuesAt(a []float64) {
+	d := e.d
+	// Z = X_t a; e_pᵀ a e_p = (x_a − x_b)ᵀ (Z_a − Z_b).
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.xt},
+		blas64.General{Rows: d, Cols: d, Stride: d, Data: a},
+		0, blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.z})
+	for p := range e.pm {
+		i, j := int(e.pa[p])*d, int(e.pb[p])*d
+		var s float64
+		for k := 0; k < d; k++ {
+			s += (e.xt[i+k] - e.xt[j+k]) * (e.z[i+k] - e.z[j+k])
+		}
+		e.pm[p] = s
+	}
+}

@@ -1,0 +1,324 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Method selects the algorithm that minimises the dual L(q) over Q̂.
+type Method int
+
+const (
+	// Fast is accelerated projected gradient (FISTA) with a backtracking
+	// step that may also grow, and adaptive restarts. It is the default.
+	Fast Method = iota
+	// Nesterov is the paper's Algorithm 1 as restated in rml-math.md: the
+	// global constant L_g = λ_max(G)/λ, the monotone step and the weighted
+	// average of the primal iterates.
+	Nesterov
+	// Gradient is projected gradient with an Armijo backtracking step, the
+	// paper's RML_gd.
+	Gradient
+)
+
+var methodNames = [...]string{Fast: "fast", Nesterov: "nesterov", Gradient: "gradient"}
+
+func (m Method) String() string {
+	if m >= 0 && int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// ParseMethod returns the Method named s ("fast", "nesterov" or "gradient").
+func ParseMethod(s string) (Method, error) {
+	for i, n := range methodNames {
+		if n == s {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown method %q: expected fast, nesterov or gradient", s)
+}
+
+// Status says why Solve returned.
+type Status int
+
+const (
+	NotTerminated  Status = iota
+	Converged             // relative gap ≤ Settings.Tol
+	IterationLimit        // Settings.MaxIter iterations done
+	TimeLimit             // Settings.TimeLimit elapsed
+	Cancelled             // the context was cancelled
+	Stopped               // the Progress callback asked to stop
+	Failed                // an eigendecomposition did not converge
+)
+
+var statusNames = [...]string{"not terminated", "converged", "iteration limit", "time limit", "cancelled", "stopped", "failed"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Settings control Solve. The zero value is usable: every zero field takes
+// the default documented beside it.
+type Settings struct {
+	Method  Method  // default Fast
+	Tol     float64 // stop when Δ/max(1,|P|) ≤ Tol; default 1e-6
+	MaxIter int     // default 1,000,000
+
+	// TimeLimit stops the run after this long; 0 means no limit.
+	TimeLimit time.Duration
+
+	// Warm, if not nil, is the starting q (length N); it is projected onto
+	// Q̂, so a solution for another η or λ is a valid start. Default 0.
+	Warm []float64
+
+	// Progress, if not nil, is called after every iteration; returning
+	// false stops the run with status Stopped.
+	Progress func(Progress) bool
+
+	// YieldEvery makes the driver sleep for a millisecond whenever this
+	// much time has passed since the last sleep, so that a single-threaded
+	// host (Go on js/wasm) can deliver messages such as "stop". The default
+	// is 20ms on GOOS=js and never elsewhere; a negative value disables it.
+	YieldEvery time.Duration
+}
+
+// Progress is the state after one iteration.
+type Progress struct {
+	Iter         int           // iterations done (1 after the first)
+	Gap          float64       // Δ = L(q) + P(A) ≥ 0 for the best q and A so far
+	RelGap       float64       // Δ / max(1, |P|)
+	Dual         float64       // L(q)
+	Primal       float64       // P(A)
+	SumQ         float64       // Σ q of the best dual point
+	Budget       float64       // m = N·η
+	BudgetActive bool          // Σ q = m, to within 1e-9·m
+	Evaluations  int           // evaluations of L so far
+	Elapsed      time.Duration // since Solve began
+}
+
+// Result is what Solve returns.
+type Result struct {
+	Progress               // the final state
+	Status   Status        // why the run ended
+	Method   Method        // the method that ran
+	A        *mat.SymDense // the metric: the best primal point found
+	Q        []float64     // the best dual point found, in Q̂
+	Lg       float64       // the global Lipschitz constant, when the method computed it
+}
+
+// Solve minimises the dual of p with the method in s, from s.Warm or from 0,
+// until the relative duality gap falls to s.Tol or a limit is reached. It
+// returns an error only for a problem that fails Validate; a run cut short by
+// a limit, the context or the callback is reported in Result.Status.
+func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Tol == 0 {
+		s.Tol = 1e-6
+	}
+	if s.Tol < 0 || math.IsNaN(s.Tol) {
+		panic("core: negative tolerance")
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 1_000_000
+	}
+	if s.YieldEvery == 0 && runtime.GOOS == "js" {
+		s.YieldEvery = 20 * time.Millisecond
+	}
+	N := len(p.Triplets)
+	if s.Warm != nil && len(s.Warm) != N {
+		panic(fmt.Sprintf("core: warm start has length %d, want %d", len(s.Warm), N))
+	}
+	start := time.Now()
+	c := newCertificate(p)
+	q0 := make([]float64, N)
+	if s.Warm != nil {
+		c.proj.projectTo(q0, s.Warm)
+	}
+	var m stepper
+	switch s.Method {
+	case Fast:
+		m = &fista{}
+	case Nesterov:
+		m = &nesterov{}
+	case Gradient:
+		m = &projGrad{}
+	default:
+		panic(fmt.Sprintf("core: unknown method %d", s.Method))
+	}
+	res := &Result{Method: s.Method}
+	ok := m.init(c, q0)
+	lastYield := start
+	for ok {
+		if !m.iterate(c) {
+			ok = false
+			break
+		}
+		c.iter++
+		pr := c.progress(time.Since(start))
+		switch {
+		case pr.RelGap <= s.Tol:
+			res.Status = Converged
+		case c.iter >= s.MaxIter:
+			res.Status = IterationLimit
+		case s.TimeLimit > 0 && pr.Elapsed >= s.TimeLimit:
+			res.Status = TimeLimit
+		case ctx.Err() != nil:
+			res.Status = Cancelled
+		}
+		if s.Progress != nil && !s.Progress(pr) && res.Status == NotTerminated {
+			res.Status = Stopped
+		}
+		if res.Status != NotTerminated {
+			break
+		}
+		if s.YieldEvery > 0 && time.Since(lastYield) >= s.YieldEvery {
+			time.Sleep(time.Millisecond)
+			lastYield = time.Now()
+			if ctx.Err() != nil {
+				res.Status = Cancelled
+				break
+			}
+		}
+	}
+	if !ok {
+		res.Status = Failed
+	}
+	if l, ok := m.(interface{ lipschitz() float64 }); ok {
+		res.Lg = l.lipschitz()
+	}
+	res.Progress = c.progress(time.Since(start))
+	res.Q = c.bestQ
+	res.A = c.metric()
+	return res, nil
+}
+
+// stepper is one method: init evaluates the start, iterate takes one step
+// and offers every dual and primal point it evaluates to the certificate.
+// Both report false if an eigendecomposition failed.
+type stepper interface {
+	init(c *certificate, q0 []float64) bool
+	iterate(c *certificate) bool
+}
+
+// certificate keeps the best dual point (lowest L) and the best primal point
+// (lowest P) seen; Δ = L + P is a valid gap for both.
+type certificate struct {
+	e     *evaluator
+	proj  *projector
+	iter  int
+	evals int
+
+	bestL, bestP float64
+	bestQ        []float64 // argmin of L so far
+	primalQ      []float64 // A = A(primalQ) is the best primal point, unless primalA is set
+	primalA      []float64 // an explicit best primal matrix (Algorithm 1's average)
+	primalIsA    bool
+}
+
+func newCertificate(p *Problem) *certificate {
+	e := newEvaluator(p)
+	return &certificate{
+		e: e, proj: newProjector(e.N, e.m),
+		bestL: math.Inf(1), bestP: math.Inf(1),
+		bestQ: make([]float64, e.N), primalQ: make([]float64, e.N),
+		primalA: make([]float64, e.d*e.d),
+	}
+}
+
+// dualPoint offers a q in Q̂ with value L(q).
+func (c *certificate) dualPoint(q []float64, l float64) {
+	if l < c.bestL {
+		c.bestL = l
+		copy(c.bestQ, q)
+	}
+}
+
+// primalOfQ offers A(q), whose value is P.
+func (c *certificate) primalOfQ(q []float64, p float64) {
+	if p < c.bestP {
+		c.bestP = p
+		copy(c.primalQ, q)
+		c.primalIsA = false
+	}
+}
+
+// primalMatrix offers an explicit PSD matrix a with value P.
+func (c *certificate) primalMatrix(a []float64, p float64) {
+	if p < c.bestP {
+		c.bestP = p
+		copy(c.primalA, a)
+		c.primalIsA = true
+	}
+}
+
+// evalFull sets m = M(q), g = ∇L(q) and returns L(q) and P(A(q)).
+func (c *certificate) evalFull(m, q, g []float64) (l, p float64, ok bool) {
+	c.e.formM(m, q)
+	return c.evalFullM(m, q, g)
+}
+
+// evalFullM is evalFull for an m that already holds M(q) (upper triangle).
+func (c *certificate) evalFullM(m, q, g []float64) (l, p float64, ok bool) {
+	c.evals++
+	if !c.e.eigen(m, true) {
+		return 0, 0, false
+	}
+	return c.e.dual(q), c.e.gradPrimal(g), true
+}
+
+// evalDual sets m = M(q) and returns L(q) only.
+func (c *certificate) evalDual(m, q []float64) (float64, bool) {
+	c.evals++
+	c.e.formM(m, q)
+	if !c.e.eigen(m, false) {
+		return 0, false
+	}
+	return c.e.dual(q), true
+}
+
+func (c *certificate) progress(el time.Duration) Progress {
+	var s float64
+	for _, v := range c.bestQ {
+		s += v
+	}
+	gap := c.bestL + c.bestP
+	return Progress{
+		Iter: c.iter, Gap: gap, RelGap: gap / max(1, math.Abs(c.bestP)),
+		Dual: c.bestL, Primal: c.bestP, SumQ: s, Budget: c.e.m,
+		BudgetActive: s >= c.e.m*(1-1e-9), Evaluations: c.evals, Elapsed: el,
+	}
+}
+
+// metric returns the best primal point as a SymDense.
+func (c *certificate) metric() *mat.SymDense {
+	d := c.e.d
+	a := make([]float64, d*d)
+	if c.primalIsA {
+		copy(a, c.primalA)
+	} else {
+		m := make([]float64, d*d)
+		c.e.formM(m, c.primalQ)
+		c.e.eigen(m, true)
+		c.e.metricTo(a)
+	}
+	// Symmetrize against rounding.
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			v := (a[i*d+j] + a[j*d+i]) / 2
+			a[i*d+j], a[j*d+i] = v, v
+		}
+	}
+	return mat.NewSymDense(d, a)
+}
