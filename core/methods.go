@@ -69,7 +69,7 @@ func (f *fista) iterate(c *certificate) bool {
 			return false
 		}
 		model := f.fy + lin + f.lk/2*sq
-		if fx <= model+1e-12*math.Abs(f.fy) || sq == 0 {
+		if fx <= model+roundingSlack*math.Abs(f.fy) || sq == 0 {
 			break
 		}
 		f.lk *= fistaGrow
@@ -279,6 +279,10 @@ type projGrad struct {
 }
 
 const armijoSigma = 1e-4
+
+// roundingSlack, relative to |L|, is how much FISTA's backtracking test
+// tolerates L rising by rounding alone.
+const roundingSlack = 1e-12
 
 func (a *projGrad) init(c *certificate, q0 []float64) bool {
 	n, d := c.e.N, c.e.d

@@ -1,0 +1,468 @@
+package core
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// evalAt returns L(q), ∇L(q) and P(A(q)) through the evaluator.
+func evalAt(e *evaluator, q []float64) (l float64, g []float64, p float64) {
+	m := make([]float64, e.d*e.d)
+	g = make([]float64, e.N)
+	e.formM(m, q)
+	if !e.eigen(m, true) {
+		panic("eigen failed")
+	}
+	return e.dual(q), g, e.gradPrimal(g)
+}
+
+// The gradient ∇L(q)_i = −1 + tr(K_i A(q)) (rml-math.md, Eq. 6–7 corrected)
+// matches central differences of L. L is C¹ with a Lipschitz gradient, so
+// the difference quotient with step h is accurate to O(h·L_g).
+func TestGradientFiniteDifference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, lambda := range []float64{0.1, 1, 10} {
+		p := randomProblem(rng, 12, 4, 30, 0.7, lambda)
+		e := newEvaluator(p)
+		q := make([]float64, e.N)
+		for i := range q {
+			q[i] = rng.Float64()
+		}
+		_, g, _ := evalAt(e, q)
+		const h = 1e-6
+		for i := range q {
+			qp, qm := slices.Clone(q), slices.Clone(q)
+			qp[i] += h
+			qm[i] -= h
+			lp, _, _ := evalAt(e, qp)
+			lm, _, _ := evalAt(e, qm)
+			fd := (lp - lm) / (2 * h)
+			if !relClose(g[i], fd, 1e-6) {
+				t.Errorf("λ=%v: ∂L/∂q_%d = %v, central difference %v", lambda, i, g[i], fd)
+			}
+		}
+	}
+}
+
+// Σ_i q_i K_i through distinct pairs and the Laplacian equals the sum of the
+// explicit per-triplet matrices; margins through pairs equal tr(K_i A).
+func TestPairAggregationMatchesPerTriplet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	p := randomProblem(rng, 10, 5, 60, 0.8, 0.5)
+	// Repeat some triplets so that pairs are shared.
+	p.Triplets = append(p.Triplets, p.Triplets[:20]...)
+	e := newEvaluator(p)
+	q := make([]float64, e.N)
+	for i := range q {
+		q[i] = rng.Float64()
+	}
+	m := make([]float64, e.d*e.d)
+	e.formM(m, q)
+	want := mat.NewSymDense(e.d, nil)
+	for i, tr := range p.Triplets {
+		want.AddSym(want, scaled(q[i], kTriplet(p, tr)))
+	}
+	for a := 0; a < e.d; a++ {
+		for b := a; b < e.d; b++ {
+			if !relClose(m[a*e.d+b], want.At(a, b), 1e-12) {
+				t.Fatalf("M[%d,%d] = %v by pairs, %v per triplet", a, b, m[a*e.d+b], want.At(a, b))
+			}
+		}
+	}
+	_, g, pval := evalAt(e, q)
+	var vals mat.EigenSym
+	vals.Factorize(want, true)
+	a := mat.NewSymDense(e.d, nil)
+	{
+		ev := vals.Values(nil)
+		var v mat.Dense
+		vals.VectorsTo(&v)
+		for k, l := range ev {
+			if l > 0 {
+				col := v.ColView(k)
+				a.SymRankOne(a, l/p.Lambda, col)
+			}
+		}
+	}
+	for i, tr := range p.Triplets {
+		direct := -1 + mat.Sum(mulElem(a, kTriplet(p, tr)))
+		if !relClose(g[i], direct, 1e-10) {
+			t.Fatalf("gradient %d: %v by pairs, %v per triplet", i, g[i], direct)
+		}
+	}
+	if d := primalDirect(p, a); !relClose(pval, d, 1e-10) {
+		t.Fatalf("P(A(q)) = %v by pairs, %v per triplet", pval, d)
+	}
+}
+
+func scaled(s float64, k *mat.SymDense) *mat.SymDense {
+	var out mat.SymDense
+	out.ScaleSym(s, k)
+	return &out
+}
+
+// The global constant by power iteration equals λ_max(G)/λ with the Gram
+// matrix G_ij = ⟨K_i, K_j⟩ built explicitly (rml-math.md).
+func TestLipschitzConstant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	p := randomProblem(rng, 9, 3, 25, 0.8, 2)
+	e := newEvaluator(p)
+	got := lipschitzConstant(e, 1e-13, 100000)
+	g := mat.NewSymDense(e.N, nil)
+	for i, ti := range p.Triplets {
+		ki := kTriplet(p, ti)
+		for j := i; j < e.N; j++ {
+			g.SetSym(i, j, mat.Sum(mulElem(ki, kTriplet(p, p.Triplets[j]))))
+		}
+	}
+	want := Eigenvalues(g)[0] / p.Lambda
+	if !relClose(got, want, 1e-8) {
+		t.Fatalf("L_g = %v by power iteration, %v from the explicit Gram matrix", got, want)
+	}
+}
+
+// Every method keeps Δ_t ≥ 0 (to rounding) at every iteration, ends with a
+// relative gap ≤ tol, and reports primal and dual values that agree with
+// direct evaluation.
+func TestGapNonNegativeAndConverges(t *testing.T) {
+	iris := labelProblem(t, "iris.csv", 0.8, 1)
+	rng := rand.New(rand.NewPCG(4, 4))
+	cases := []struct {
+		name string
+		p    *Problem
+		tol  float64
+	}{
+		{"iris", iris, 1e-6},
+		{"random", randomProblem(rng, 20, 3, 80, 0.6, 0.3), 1e-6},
+		{"budget active", randomProblem(rng, 15, 3, 60, 0.1, 50), 1e-6},
+	}
+	for _, c := range cases {
+		for _, m := range []Method{Fast, Nesterov, Gradient} {
+			tol := c.tol
+			if m == Nesterov {
+				tol = 1e-4 // Algorithm 1 with the global constant is slow by design
+			}
+			var gaps []float64
+			res, err := Solve(context.Background(), c.p, Settings{Method: m, Tol: tol, MaxIter: 300000,
+				Progress: func(pr Progress) bool {
+					gaps = append(gaps, pr.Gap)
+					if pr.Gap < -1e-9*math.Max(1, math.Abs(pr.Primal)) {
+						t.Errorf("%s/%v: Δ_%d = %v < 0", c.name, m, pr.Iter, pr.Gap)
+					}
+					return true
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != Converged || res.RelGap > tol {
+				t.Errorf("%s/%v: %v with relative gap %v after %d iterations", c.name, m, res.Status, res.RelGap, res.Iter)
+			}
+			if len(gaps) != res.Iter {
+				t.Errorf("%s/%v: %d progress reports for %d iterations", c.name, m, len(gaps), res.Iter)
+			}
+			// The best-so-far gap never rises.
+			for i := 1; i < len(gaps); i++ {
+				if gaps[i] > gaps[i-1] {
+					t.Errorf("%s/%v: gap rose at %d: %v → %v", c.name, m, i, gaps[i-1], gaps[i])
+					break
+				}
+			}
+			// The reported values are those of the returned points.
+			if d := primalDirect(c.p, res.A); !relClose(res.Primal, d, 1e-9) {
+				t.Errorf("%s/%v: reported P = %v, direct P(A) = %v", c.name, m, res.Primal, d)
+			}
+			e := newEvaluator(c.p)
+			if l, _, _ := evalAt(e, res.Q); !relClose(res.Dual, l, 1e-9) {
+				t.Errorf("%s/%v: reported L = %v, direct L(q) = %v", c.name, m, res.Dual, l)
+			}
+			var s float64
+			for _, v := range res.Q {
+				if v < 0 || v > 1 {
+					t.Fatalf("%s/%v: q outside [0,1]: %v", c.name, m, v)
+				}
+				s += v
+			}
+			if s > c.p.Budget()*(1+1e-12) {
+				t.Errorf("%s/%v: Σq = %v > m = %v", c.name, m, s, c.p.Budget())
+			}
+			if c.name == "budget active" && !res.BudgetActive {
+				t.Errorf("%s/%v: budget reported inactive, Σq/m = %v", c.name, m, res.SumQ/res.Budget)
+			}
+			if c.name == "iris" && res.BudgetActive {
+				t.Errorf("%s/%v: budget reported active, Σq/m = %v", c.name, m, res.SumQ/res.Budget)
+			}
+		}
+	}
+}
+
+// subgradientPrimal minimises P(A) over A ⪰ 0 by projected subgradient with
+// step 1/(λ(t+1)) and weighted averaging (Lacoste-Julien, Schmidt & Bach
+// 2012), an independent method sharing no code with the dual solvers but
+// kTriplet and topSum's definition. It returns the best P seen.
+func subgradientPrimal(p *Problem, iters int) float64 {
+	_, d := p.X.Dims()
+	ks := make([]*mat.SymDense, len(p.Triplets))
+	for i, tr := range p.Triplets {
+		ks[i] = kTriplet(p, tr)
+	}
+	m := p.Budget()
+	a := mat.NewSymDense(d, nil)
+	avg := mat.NewSymDense(d, nil)
+	var wsum float64
+	best := math.Inf(1)
+	type hv struct {
+		h float64
+		i int
+	}
+	hs := make([]hv, len(ks))
+	sub := mat.NewSymDense(d, nil)
+	for it := 0; it < iters; it++ {
+		// ∂P(A) ∋ λA − Σ_i q_i K_i, q the worst-case weights of the hinges.
+		for i, k := range ks {
+			hs[i] = hv{1 - mat.Sum(mulElem(a, k)), i}
+		}
+		slices.SortFunc(hs, func(x, y hv) int {
+			switch {
+			case x.h > y.h:
+				return -1
+			case x.h < y.h:
+				return 1
+			}
+			return x.i - y.i
+		})
+		sub.ScaleSym(p.Lambda, a)
+		left := m
+		for _, v := range hs {
+			if v.h <= 0 || left <= 0 {
+				break
+			}
+			w := math.Min(1, left)
+			left -= w
+			sub.AddSym(sub, scaled(-w, ks[v.i]))
+		}
+		step := 1 / (p.Lambda * float64(it+1))
+		a.AddSym(a, scaled(-step, sub))
+		projectPSD(a)
+		w := float64(it + 1)
+		wsum += w
+		var tmp mat.SymDense
+		tmp.ScaleSym((wsum-w)/wsum, avg)
+		tmp.AddSym(&tmp, scaled(w/wsum, a))
+		avg.CopySym(&tmp)
+		if it%1000 == 999 || it == iters-1 {
+			best = math.Min(best, primalDirect(p, avg))
+		}
+	}
+	return best
+}
+
+func projectPSD(a *mat.SymDense) {
+	var es mat.EigenSym
+	es.Factorize(a, true)
+	v := es.Values(nil)
+	var vec mat.Dense
+	es.VectorsTo(&vec)
+	n := len(v)
+	out := mat.NewSymDense(n, nil)
+	for k, l := range v {
+		if l > 0 {
+			out.SymRankOne(out, l, vec.ColView(k))
+		}
+	}
+	a.CopySym(out)
+}
+
+// The optimum of every method equals that of the independent primal
+// subgradient method on tiny problems, to 1e-5 relative, with the budget
+// active in some cases and not in others.
+func TestOptimumMatchesIndependentMethod(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	cases := []struct {
+		name   string
+		p      *Problem
+		active bool
+	}{
+		{"inactive", consistent(randomProblem(rng, 6, 2, 8, 0.9, 0.5)), false},
+		{"active", randomProblem(rng, 6, 2, 8, 0.25, 20), true},
+		{"fractional m", randomProblem(rng, 7, 2, 9, 0.3, 5), true},
+	}
+	for _, c := range cases {
+		ref := subgradientPrimal(c.p, 400000)
+		for _, m := range []Method{Fast, Nesterov, Gradient} {
+			// A relative gap of 1e-7 bounds −L − P* by 1e-7, well inside the
+			// 1e-5 compared below.
+			res, err := Solve(context.Background(), c.p, Settings{Method: m, Tol: 1e-7, MaxIter: 2000000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != Converged {
+				t.Fatalf("%s/%v: %v", c.name, m, res.Status)
+			}
+			if res.BudgetActive != c.active {
+				t.Errorf("%s/%v: budget active = %v, want %v (Σq/m = %v)", c.name, m, res.BudgetActive, c.active, res.SumQ/res.Budget)
+			}
+			// −L(q*) = min P = the subgradient method's value.
+			if !relClose(-res.Dual, ref, 1e-5) {
+				t.Errorf("%s/%v: optimum −L = %.10g, primal subgradient %.10g", c.name, m, -res.Dual, ref)
+			}
+		}
+	}
+}
+
+// With η = 1 the budget Σq ≤ N never binds and P is the ordinary hinge-loss
+// objective λ/2‖A‖² + Σ_i (1 − tr(K_i A))_+.
+func TestEtaOneIsHingeLoss(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	p := randomProblem(rng, 8, 3, 20, 1, 0.7)
+	res, err := Solve(context.Background(), p, Settings{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hinge float64
+	for _, tr := range p.Triplets {
+		hinge += math.Max(0, 1-mat.Sum(mulElem(res.A, kTriplet(p, tr))))
+	}
+	f := mat.Norm(res.A, 2)
+	if plain := p.Lambda/2*f*f + hinge; !relClose(res.Primal, plain, 1e-12) {
+		t.Fatalf("η = 1: P = %v, hinge-loss objective %v", res.Primal, plain)
+	}
+	if ref := subgradientPrimal(p, 200000); !relClose(res.Primal, ref, 1e-5) {
+		t.Fatalf("η = 1: optimum %v, hinge-loss problem by subgradient %v", res.Primal, ref)
+	}
+}
+
+// With η = 1 and triplets that a metric separates with margin 1, the
+// fraction of triplets with margin < 1 − 1e-6 at the optimum falls to zero as
+// λ decreases (rml-math.md, sanity checks).
+func TestSeparableMarginsAsLambdaFalls(t *testing.T) {
+	// Triplets consistent with A₀ = diag(1, 0): the first coordinate decides.
+	rng := rand.New(rand.NewPCG(7, 7))
+	x := mat.NewDense(12, 2, nil)
+	for i := 0; i < 12; i++ {
+		x.Set(i, 0, float64(i)+0.1*rng.Float64())
+		x.Set(i, 1, 5*rng.NormFloat64())
+	}
+	var ts []Triplet
+	for i := 0; i < 12; i++ {
+		for _, j := range []int{i - 1, i + 1} {
+			for _, k := range []int{i - 3, i + 3} {
+				if j >= 0 && j < 12 && k >= 0 && k < 12 {
+					ts = append(ts, Triplet{i, j, k})
+				}
+			}
+		}
+	}
+	frac := func(lambda float64) float64 {
+		p := &Problem{X: x, Triplets: ts, Eta: 1, Lambda: lambda}
+		res, err := Solve(context.Background(), p, Settings{Tol: 1e-10})
+		if err != nil || res.Status != Converged {
+			t.Fatalf("λ = %v: %v %v", lambda, err, res.Status)
+		}
+		bad := 0
+		for _, tr := range ts {
+			if mat.Sum(mulElem(res.A, kTriplet(p, tr))) < 1-1e-6 {
+				bad++
+			}
+		}
+		return float64(bad) / float64(len(ts))
+	}
+	prev := 2.0
+	for _, l := range []float64{100, 10, 1, 0.1, 0.001} {
+		f := frac(l)
+		if f > prev+1e-12 {
+			t.Errorf("λ = %v: fraction below margin %v rose from %v", l, f, prev)
+		}
+		prev = f
+	}
+	if prev != 0 {
+		t.Errorf("at λ = 0.001, %v of the triplets still violate margin 1", prev)
+	}
+}
+
+// A warm start from the solution converges at once, and one from another
+// λ's solution is valid and converges.
+func TestWarmStart(t *testing.T) {
+	p := labelProblem(t, "iris.csv", 0.8, 1)
+	cold, _ := Solve(context.Background(), p, Settings{Tol: 1e-8})
+	again, _ := Solve(context.Background(), p, Settings{Tol: 1e-8, Warm: cold.Q})
+	if again.Iter > 3 {
+		t.Errorf("warm start from the solution took %d iterations", again.Iter)
+	}
+	p2 := *p
+	p2.Lambda = 2
+	p2.Eta = 0.5
+	warm, _ := Solve(context.Background(), &p2, Settings{Tol: 1e-8, Warm: cold.Q})
+	fresh, _ := Solve(context.Background(), &p2, Settings{Tol: 1e-8})
+	if warm.Status != Converged || !relClose(warm.Dual, fresh.Dual, 1e-7) {
+		t.Errorf("warm start: %v L = %v, cold L = %v", warm.Status, warm.Dual, fresh.Dual)
+	}
+}
+
+// Limits, cancellation and the callback each end a run with their status.
+func TestDriverStops(t *testing.T) {
+	p := labelProblem(t, "sonar.csv", 0.8, 1)
+	res, _ := Solve(context.Background(), p, Settings{Tol: 1e-12, MaxIter: 7})
+	if res.Status != IterationLimit || res.Iter != 7 {
+		t.Errorf("MaxIter 7: %v after %d", res.Status, res.Iter)
+	}
+	res, _ = Solve(context.Background(), p, Settings{Tol: 1e-12, Progress: func(pr Progress) bool { return pr.Iter < 5 }})
+	if res.Status != Stopped || res.Iter != 5 {
+		t.Errorf("callback: %v after %d", res.Status, res.Iter)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	res, _ = Solve(ctx, p, Settings{Tol: 1e-12, Progress: func(pr Progress) bool {
+		if pr.Iter == 3 {
+			cancel()
+		}
+		return true
+	}})
+	if res.Status != Cancelled || res.Iter != 4 {
+		t.Errorf("cancel: %v after %d", res.Status, res.Iter)
+	}
+	res, _ = Solve(context.Background(), p, Settings{Tol: 1e-12, TimeLimit: 1})
+	if res.Status != TimeLimit || res.Iter != 1 {
+		t.Errorf("time limit: %v after %d", res.Status, res.Iter)
+	}
+}
+
+// The same inputs give the same bits.
+func TestDeterministic(t *testing.T) {
+	x, ds := loadStd(t, "wine.csv")
+	run := func() *Result {
+		tr, _ := StratifiedSplit(ds.Labels, 0.15, 42)
+		ts, err := LabelTriplets(SelectRows(x, tr), pick(ds.Labels, tr), ds.Classes, 3, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, _ = Flip(ts, 0.2, 42)
+		res, _ := Solve(context.Background(), &Problem{X: SelectRows(x, tr), Triplets: ts, Eta: 0.8, Lambda: 1}, Settings{Tol: 1e-6})
+		return res
+	}
+	a, b := run(), run()
+	if !slices.Equal(a.Q, b.Q) || !mat.Equal(a.A, b.A) || a.Gap != b.Gap || a.Iter != b.Iter {
+		t.Fatal("two runs with the same seed differ")
+	}
+}
+
+// consistent orders each triplet so that it holds in the Euclidean metric.
+func consistent(p *Problem) *Problem {
+	for i, t := range p.Triplets {
+		dj := mat.Norm(rowDiff(p.X, t.I, t.J), 2)
+		dk := mat.Norm(rowDiff(p.X, t.I, t.K), 2)
+		if dj > dk {
+			p.Triplets[i].J, p.Triplets[i].K = t.K, t.J
+		}
+	}
+	return p
+}
+
+func rowDiff(x *mat.Dense, i, j int) *mat.VecDense {
+	var v mat.VecDense
+	v.SubVec(x.RowView(i), x.RowView(j))
+	return &v
+}
