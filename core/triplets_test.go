@@ -1,0 +1,112 @@
+package core
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// On a line of points, each point's nearest same-class and other-class
+// neighbours are known by hand.
+func TestLabelTripletsByHand(t *testing.T) {
+	x := mat.NewDense(6, 1, []float64{0, 1, 2, 10, 11, 12})
+	labels := []int{0, 0, 1, 1, 1, 0}
+	ts, err := LabelTriplets(x, labels, []string{"a", "b"}, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 0 (at 0): nearest same = row 1; nearest other = rows 2 (at 2), 3 (at 10).
+	want0 := []Triplet{{0, 1, 2}, {0, 1, 3}}
+	if !slices.Equal(ts[:2], want0) {
+		t.Fatalf("row 0: %v, want %v", ts[:2], want0)
+	}
+	if len(ts) != 6*1*2 {
+		t.Fatalf("%d triplets, want 12", len(ts))
+	}
+	// Row 5 (at 12): nearest same among {0, 1} is row 1 (at 1); others 4 (11), 3 (10).
+	if want := []Triplet{{5, 1, 4}, {5, 1, 3}}; !slices.Equal(ts[10:], want) {
+		t.Fatalf("row 5: %v, want %v", ts[10:], want)
+	}
+}
+
+func TestLabelTripletsClassTooSmall(t *testing.T) {
+	x := mat.NewDense(5, 1, []float64{0, 1, 2, 3, 4})
+	_, err := LabelTriplets(x, []int{0, 0, 1, 1, 1}, []string{"small", "big"}, 2, 1)
+	if err == nil || !strings.Contains(err.Error(), `class "small" has 2 rows: k_same = 2 needs at least 3`) {
+		t.Fatalf("got %v", err)
+	}
+	_, err = LabelTriplets(x, []int{0, 0, 1, 1, 1}, []string{"small", "big"}, 1, 3)
+	if err == nil || !strings.Contains(err.Error(), `only 2 rows are outside class "big": k_diff = 3`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestPaperTriplets(t *testing.T) {
+	x := mat.NewDense(6, 1, []float64{0, 1, 2, 10, 11, 12})
+	labels := []int{0, 0, 1, 1, 1, 0}
+	ts, err := PaperTriplets(x, labels, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 0: neighbours 1 (same), 2 (other) → (0,1,2). Row 1: 0, 2 → (1,0,2).
+	// Row 2: 1 (other), 0/3 at distance 2 and 8 → 1, 0 both other: none.
+	if !slices.Equal(ts[:2], []Triplet{{0, 1, 2}, {1, 0, 2}}) {
+		t.Fatalf("got %v", ts)
+	}
+	if _, err := PaperTriplets(x, labels, 9); err == nil {
+		t.Fatal("k beyond rows accepted")
+	}
+}
+
+func TestFlipSeeded(t *testing.T) {
+	ts := make([]Triplet, 1000)
+	for i := range ts {
+		ts[i] = Triplet{i, i + 1, i + 2}
+	}
+	a, sa := Flip(ts, 0.2, 3)
+	b, sb := Flip(ts, 0.2, 3)
+	if !slices.Equal(a, b) || !slices.Equal(sa, sb) {
+		t.Fatal("same seed, different swaps")
+	}
+	n := 0
+	for i, s := range sa {
+		if s {
+			n++
+			if a[i] != (Triplet{i, i + 2, i + 1}) {
+				t.Fatalf("swapped triplet %d is %v", i, a[i])
+			}
+		} else if a[i] != ts[i] {
+			t.Fatalf("unswapped triplet %d changed", i)
+		}
+	}
+	// Binomial(1000, 0.2): mean 200, sd 12.6; ±5 sd.
+	if n < 137 || n > 263 {
+		t.Fatalf("%d swapped of 1000 at p = 0.2", n)
+	}
+	if ts[0] != (Triplet{0, 1, 2}) {
+		t.Fatal("input modified")
+	}
+}
+
+func TestReadTriplets(t *testing.T) {
+	ts, err := ReadTriplets(strings.NewReader("anchor,similar,dissimilar\n0,1,2\n3, 4, 5\n"), 6)
+	if err != nil || !slices.Equal(ts, []Triplet{{0, 1, 2}, {3, 4, 5}}) {
+		t.Fatalf("%v %v", ts, err)
+	}
+	bad := []struct{ in, msg string }{
+		{"0,1,2\n0,x,2\n", `line 2, column 2 ("similar"): "x" is not a row index`},
+		{"0,1,2\n0,1,9\n", `line 2, column 3 ("dissimilar"): row index 9 is out of range: the data has rows 0..5`},
+		{"0,1,2\n0,1\n", "line 2: 2 fields, expected 3"},
+		{"0,1,1\n", "repeats a row"},
+		{"0,-1,2\n", "out of range"},
+		{"a,b,c\n", "no triplets"},
+	}
+	for _, b := range bad {
+		_, err := ReadTriplets(strings.NewReader(b.in), 6)
+		if err == nil || !strings.Contains(err.Error(), b.msg) {
+			t.Errorf("%q: got %v, want %q", b.in, err, b.msg)
+		}
+	}
+}
