@@ -14,7 +14,7 @@ type fista struct {
 	x, xPrev, y, g, c []float64
 	m, mx, mPrev, my  []float64 // scratch, M(x), M(x_prev), M(y)
 	fx, fy            float64
-	lk, theta         float64
+	lk, lAcc, theta   float64 // trial and last accepted curvature, momentum
 }
 
 const (
@@ -49,7 +49,10 @@ func (f *fista) iterate(c *certificate) bool {
 	} else {
 		f.lk *= fistaShrink
 	}
-	lPrev := f.lk
+	lPrev := f.lAcc
+	if lPrev == 0 {
+		lPrev = f.lk
+	}
 	var fx float64
 	for {
 		// x = Π(y − ∇L(y)/L_k), accepted when
@@ -75,6 +78,7 @@ func (f *fista) iterate(c *certificate) bool {
 		f.lk *= fistaGrow
 	}
 	c.dualPoint(f.x, fx)
+	f.lAcc = f.lk
 
 	// Restart when the step goes against the momentum: (y − x)ᵀ(x − x_prev) > 0,
 	// or when L increased.
@@ -87,7 +91,9 @@ func (f *fista) iterate(c *certificate) bool {
 		copy(f.y, f.x)
 		copy(f.my, f.mx)
 	} else {
-		// θ⁺ = (1 + √(1 + 4 (L_k/L_{k−1}) θ²))/2, y = x + (θ − 1)/θ⁺ (x − x_prev).
+		// θ⁺ = (1 + √(1 + 4 (L_k/L_{k−1}) θ²))/2, the largest θ⁺ with
+		// θ⁺(θ⁺ − 1)/L_k ≤ θ²/L_{k−1} (L the accepted constants), and
+		// y = x + (θ − 1)/θ⁺ (x − x_prev).
 		tn := (1 + math.Sqrt(1+4*(f.lk/lPrev)*f.theta*f.theta)) / 2
 		beta := (f.theta - 1) / tn
 		for i, xi := range f.x {
