@@ -1,0 +1,158 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// mallocsDuring counts heap allocations between iterations from and to.
+func mallocsDuring(p *Problem, m Method, from, to int) uint64 {
+	var ms runtime.MemStats
+	var a, b uint64
+	Solve(context.Background(), p, Settings{Method: m, Tol: 1e-300, MaxIter: to, Progress: func(pr Progress) bool {
+		switch pr.Iter {
+		case from:
+			runtime.ReadMemStats(&ms)
+			a = ms.Mallocs
+		case to:
+			runtime.ReadMemStats(&ms)
+			b = ms.Mallocs
+		}
+		return true
+	}})
+	return b - a
+}
+
+// After the first iterations every method allocates nothing.
+func TestNoAllocationsPerIteration(t *testing.T) {
+	p := labelProblem(t, "wine.csv", 0.8, 1)
+	for _, m := range []Method{Fast, Nesterov, Gradient} {
+		if n := mallocsDuring(p, m, 5, 60); n != 0 {
+			t.Errorf("%v: %d allocations in iterations 5..60", m, n)
+		}
+	}
+}
+
+// benchData lists the built-in datasets and, when ../shared/datasets is
+// there, heart.csv (which is never copied into the project).
+func benchData(b *testing.B) map[string]*Problem {
+	out := map[string]*Problem{}
+	for _, name := range []string{"iris", "wine", "sonar", "ionosphere"} {
+		out[name] = labelProblem(b, name+".csv", 0.8, 1)
+	}
+	if f, err := os.Open("../../shared/datasets/heart.csv"); err == nil {
+		ds, err := ReadCSV(f, CSVOptions{})
+		f.Close()
+		if err == nil {
+			x := FitStandardizer(ds.X, nil).Transform(ds.X)
+			if ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3); err == nil {
+				out["heart"] = &Problem{X: x, Triplets: ts, Eta: 0.8, Lambda: 1}
+			}
+		}
+	}
+	return out
+}
+
+// synthetic draws n points in d dimensions from two classes that differ in
+// two informative coordinates, with the rest noise (seeded).
+func synthetic(b *testing.B, n, d int) *Problem {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(d)))
+	x := mat.NewDense(n, d, nil)
+	labels := make([]int, n)
+	for i := 0; i < n; i++ {
+		labels[i] = i % 2
+		for j := 0; j < d; j++ {
+			v := rng.NormFloat64()
+			if j < 2 {
+				v = 0.5*v + float64(2*labels[i]-1)
+			}
+			x.Set(i, j, v)
+		}
+	}
+	ts, err := LabelTriplets(x, labels, []string{"a", "b"}, 3, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &Problem{X: x, Triplets: ts, Eta: 0.8, Lambda: 1}
+}
+
+var sizes = []struct{ n, d int }{{500, 20}, {2000, 50}, {5000, 200}}
+
+// BenchmarkIteration reports the time and allocations of one iteration of
+// each method: ms/iter from a run of 30 iterations, allocs/iter from
+// iterations 5..30.
+func BenchmarkIteration(b *testing.B) {
+	problems := benchData(b)
+	names := []string{"iris", "wine", "sonar", "ionosphere", "heart"}
+	for _, s := range sizes {
+		names = append(names, fmt.Sprintf("synthetic-n%d-d%d", s.n, s.d))
+	}
+	for _, name := range names {
+		p, ok := problems[name]
+		if !ok {
+			var n, d int
+			if _, err := fmt.Sscanf(name, "synthetic-n%d-d%d", &n, &d); err != nil {
+				continue // heart.csv absent
+			}
+			p = synthetic(b, n, d)
+		}
+		for _, m := range []Method{Fast, Nesterov, Gradient} {
+			b.Run(name+"/"+m.String(), func(b *testing.B) {
+				const iters = 30
+				var el time.Duration
+				for b.Loop() {
+					res, _ := Solve(context.Background(), p, Settings{Method: m, Tol: 1e-300, MaxIter: iters})
+					el += res.Elapsed
+				}
+				b.ReportMetric(float64(el.Microseconds())/1e3/float64(iters*b.N), "ms/iter")
+				b.ReportMetric(float64(mallocsDuring(p, m, 5, iters))/float64(iters-5), "allocs/iter")
+				b.ReportMetric(float64(len(p.Triplets)), "triplets")
+			})
+		}
+	}
+}
+
+// BenchmarkToGap reports iterations and seconds to a relative gap of 1e-3
+// and 1e-6 (Algorithm 1 only to 1e-3: it needs ~10^5–10^6 iterations for
+// 1e-6). Runs are cut at 120 s; "converged" is 0 when a run was cut.
+func BenchmarkToGap(b *testing.B) {
+	problems := benchData(b)
+	names := []string{"iris", "wine", "sonar", "ionosphere", "heart", "synthetic-n500-d20", "synthetic-n2000-d50"}
+	for _, name := range names {
+		p, ok := problems[name]
+		if !ok {
+			var n, d int
+			if _, err := fmt.Sscanf(name, "synthetic-n%d-d%d", &n, &d); err != nil {
+				continue
+			}
+			p = synthetic(b, n, d)
+		}
+		for _, m := range []Method{Fast, Gradient, Nesterov} {
+			for _, tol := range []float64{1e-3, 1e-6} {
+				if m == Nesterov && tol < 1e-3 {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/%v/tol=%g", name, m, tol), func(b *testing.B) {
+					var res *Result
+					for b.Loop() {
+						res, _ = Solve(context.Background(), p, Settings{Method: m, Tol: tol, TimeLimit: 120 * time.Second})
+					}
+					b.ReportMetric(float64(res.Iter), "iters")
+					b.ReportMetric(res.Elapsed.Seconds(), "s")
+					conv := 0.0
+					if res.Status == Converged {
+						conv = 1
+					}
+					b.ReportMetric(conv, "converged")
+				})
+			}
+		}
+	}
+}
