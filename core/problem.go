@@ -93,6 +93,7 @@ type evaluator struct {
 	vals   []float64 // eigenvalues, ascending
 	work   []float64 // lapack work
 	z      []float64 // n_t×d projections onto the positive eigenvectors
+	vt     []float64 // d×d: the positive eigenvectors as rows
 	pm     []float64 // per pair: e_pᵀ A e_p
 	hs     []float64 // hinge scratch for the top-m sum
 }
@@ -148,6 +149,7 @@ func newEvaluator(p *Problem) *evaluator {
 	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: d, Stride: d, Data: e.eigA, Uplo: blas.Upper}, e.vals, work, -1)
 	e.work = make([]float64, int(work[0]))
 	e.z = make([]float64, e.nt*d)
+	e.vt = make([]float64, d*d)
 	e.pm = make([]float64, e.np)
 	e.hs = make([]float64, N)
 	return e
@@ -256,12 +258,14 @@ func (e *evaluator) gradPrimal(grad []float64) float64 {
 	first, sq := e.positive()
 	r := d - first
 	// Z = X_t V₊ (n_t×r); e_pᵀ A e_p = Σ_k (λ_k/λ) (Z_ak − Z_bk)².
-	if r > 0 {
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.xt},
-			blas64.General{Rows: d, Cols: r, Stride: d, Data: e.eigA[first:]},
-			0, blas64.General{Rows: e.nt, Cols: r, Stride: r, Data: e.z[:e.nt*r]})
+	// V₊ is copied to rows of vt so that each entry of Z is one contiguous
+	// dot product (gonum's Dgemm goes parallel and allocates at these sizes).
+	for c := 0; c < r; c++ {
+		for j := 0; j < d; j++ {
+			e.vt[c*d+j] = e.eigA[j*d+first+c]
+		}
 	}
+	e.rowDots(e.z[:e.nt*r], e.vt[:r*d], r)
 	sc := e.vals[first:]
 	for p := range e.pm {
 		a, b := int(e.pa[p])*r, int(e.pb[p])*r
@@ -347,11 +351,9 @@ func (e *evaluator) metricTo(dst []float64) {
 // pairValuesAt sets e.pm[p] = e_pᵀ a e_p for a symmetric d×d matrix a.
 func (e *evaluator) pairValuesAt(a []float64) {
 	d := e.d
-	// Z = X_t a; e_pᵀ a e_p = (x_a − x_b)ᵀ (Z_a − Z_b).
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.xt},
-		blas64.General{Rows: d, Cols: d, Stride: d, Data: a},
-		0, blas64.General{Rows: e.nt, Cols: d, Stride: d, Data: e.z})
+	// Z = X_t a (a symmetric: its rows are its columns);
+	// e_pᵀ a e_p = (x_a − x_b)ᵀ (Z_a − Z_b).
+	e.rowDots(e.z, a, d)
 	for p := range e.pm {
 		i, j := int(e.pa[p])*d, int(e.pb[p])*d
 		var s float64
@@ -359,5 +361,16 @@ func (e *evaluator) pairValuesAt(a []float64) {
 			s += (e.xt[i+k] - e.xt[j+k]) * (e.z[i+k] - e.z[j+k])
 		}
 		e.pm[p] = s
+	}
+}
+
+// rowDots sets z (n_t×r) to X_t Wᵀ for w (r×d, row-major): z_kc = x_k · w_c.
+func (e *evaluator) rowDots(z, w []float64, r int) {
+	d := e.d
+	for k := 0; k < e.nt; k++ {
+		xk := blas64.Vector{N: d, Inc: 1, Data: e.xt[k*d : (k+1)*d]}
+		for c := 0; c < r; c++ {
+			z[k*r+c] = blas64.Dot(xk, blas64.Vector{N: d, Inc: 1, Data: w[c*d : (c+1)*d]})
+		}
 	}
 }
