@@ -481,11 +481,11 @@ func StratifiedSplit(labels []int, testFrac float64, seed uint64) (train, test [
 
 // SelectRows returns the given rows of x as a new matrix.
 func SelectRows(x mat.Matrix, rows []int) *mat.Dense {
-	_, d := x.Dims()
-	out := mat.NewDense(max(len(rows), 1), d, nil)
 	if len(rows) == 0 {
 		return &mat.Dense{}
 	}
+	_, d := x.Dims()
+	out := mat.NewDense(len(rows), d, nil)
 	for k, i := range rows {
 		for j := 0; j < d; j++ {
 			out.Set(k, j, x.At(i, j))

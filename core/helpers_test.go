@@ -72,19 +72,11 @@ func kTriplet(p *Problem, t Triplet) *mat.SymDense {
 func primalDirect(p *Problem, a mat.Symmetric) float64 {
 	var h []float64
 	for _, t := range p.Triplets {
-		m := mat.Inner(ones(a.SymmetricDim()), mulElem(a, kTriplet(p, t)), ones(a.SymmetricDim()))
+		m := mat.Sum(mulElem(a, kTriplet(p, t))) // tr(A K) for symmetric A, K
 		h = append(h, math.Max(0, 1-m))
 	}
 	f := mat.Norm(a, 2) // Frobenius for matrices
 	return p.Lambda/2*f*f + topSum(h, p.Budget())
-}
-
-func ones(n int) *mat.VecDense {
-	v := mat.NewVecDense(n, nil)
-	for i := 0; i < n; i++ {
-		v.SetVec(i, 1)
-	}
-	return v
 }
 
 // mulElem returns the element-wise product, so that 1ᵀ(A∘K)1 = tr(A K).
