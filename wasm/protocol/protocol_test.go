@@ -1,0 +1,127 @@
+package protocol
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func samples() []Message {
+	res := &Result{
+		Progress: Progress{Iter: 3, Gap: 0.5, RelGap: 1e-3, Dual: -1, Primal: 2, SumQ: 4, Budget: 8, BudgetActive: true, Seconds: 0.25,
+			Iters: []float64{2, 3}, Gaps: []float64{1, 0.5}},
+		Status: "converged", Method: "fast", Triplets: 10, Swapped: 2, D: 2, N: 3, Test: []int{2},
+		ErrEuclid: 0.25, ErrLearn: 0.125, K: 5,
+		A: []float64{1, 0.5, 0.5, 2}, Eigen: []float64{2.2, 0.8}, Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{6, 5, 4, 3, 2, 1}, Labels: []float64{0, 1, 1},
+	}
+	return []Message{
+		{ID: 1, Kind: KindLoad, Load: &Load{Builtin: "Iris", TestFrac: 0.15, Seed: 7}},
+		{ID: 2, Kind: KindLoad, Load: &Load{CSV: "a,b\n1,x\n", FileName: "<b>.csv", Label: "b"}},
+		{ID: 3, Kind: KindTrain, Train: &Train{KSame: 3, KDiff: 3, Flip: 0.1, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Warm: true}},
+		{ID: 4, Kind: KindStop},
+		{Kind: KindReady, Ready: &Ready{Builtins: []string{"Iris"}}},
+		{ID: 1, Kind: KindDataset, Dataset: &Dataset{Name: "Iris", Rows: 3, Features: []string{"a"}, Columns: []string{"a", "y"}, Classes: []string{"p", "q"}, ClassCounts: []int{1, 2}, Preview: [][]string{{"a", "y"}}}},
+		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 1, Gap: 2, Iters: []float64{1}, Gaps: []float64{2}}},
+		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 1, Gap: 2, Iters: []float64{}, Gaps: []float64{}}},
+		{ID: 3, Kind: KindResult, Result: res},
+		{ID: 2, Kind: KindError, Error: &Error{Message: "line 2, column 2: x", Columns: []string{"a", "b"}}},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, m := range samples() {
+		h, data, err := Encode(m)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Kind, err)
+		}
+		got, err := Decode(h, data)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Kind, err)
+		}
+		m.V = Version
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("%s: round trip\n got %+v\nwant %+v", m.Kind, got, m)
+		}
+		// The arrays do not travel in the header.
+		if m.Kind == KindResult && strings.Contains(string(h), "[6,5,4,3") {
+			t.Errorf("arrays in the header: %s", h)
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	res := samples()[8]
+	h, data, _ := Encode(res)
+	for _, c := range []struct {
+		name   string
+		header string
+		data   [][]float64
+		want   string
+	}{
+		{"not json", "{", nil, "bad header"},
+		{"old version", `{"v":0,"id":1,"kind":"stop"}`, nil, "version 0"},
+		{"unknown kind", `{"v":1,"kind":"dance"}`, nil, `unknown kind "dance"`},
+		{"missing body", `{"v":1,"kind":"train"}`, nil, "its own body"},
+		{"two bodies", `{"v":1,"kind":"load","load":{},"train":{}}`, nil, "its own body"},
+		{"stop with a body", `{"v":1,"kind":"stop","load":{}}`, nil, "its own body"},
+		{"arrays missing", string(h), data[:3], "carries 3 arrays, want 7"},
+		{"A too short", string(h), [][]float64{{2, 3}, {1, .5}, {1}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}}, "A has 1 entries"},
+		{"trace lengths", string(h), [][]float64{{2, 3}, {1}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}}, "differ in length"},
+		{"label not an index", string(h), [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1.5, 1}}, "not a class index"},
+	} {
+		_, err := Decode([]byte(c.header), c.data)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, m := range samples() {
+		h, data, _ := Encode(m)
+		var flat []float64
+		for _, a := range data {
+			flat = append(flat, a...)
+		}
+		f.Add(h, len(data), encodeFloats(flat))
+	}
+	f.Fuzz(func(t *testing.T, header []byte, arrays int, raw []byte) {
+		// Split raw's numbers into up to 8 arrays of varying length.
+		flat := decodeFloats(raw)
+		data := make([][]float64, arrays&7)
+		for i := range data {
+			k := min(len(flat), i+1)
+			data[i], flat = flat[:k], flat[k:]
+		}
+		m, err := Decode(header, data)
+		if err != nil {
+			return
+		}
+		// What decodes encodes again, to the same message.
+		h2, d2, err := Encode(m)
+		if err != nil {
+			if _, ok := err.(*json.UnsupportedValueError); ok {
+				return
+			}
+			t.Fatalf("decoded but does not encode: %v", err)
+		}
+		m2, err := Decode(h2, d2)
+		if err != nil || !reflect.DeepEqual(m, m2) {
+			t.Fatalf("second round trip: %v", err)
+		}
+	})
+}
+
+func encodeFloats(v []float64) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func decodeFloats(b []byte) []float64 {
+	var v []float64
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return v
+}

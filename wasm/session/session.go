@@ -1,0 +1,336 @@
+// Package session is the solver side of the worker protocol: it holds the
+// loaded dataset, the triplets and the last solution, and turns decoded
+// requests into replies by calling core. It does not touch syscall/js, so it
+// is tested natively; wasm/worker only adds the message glue.
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/assets"
+	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// Defaults of a session.
+const (
+	DefaultEvery   = 50 * time.Millisecond // progress messages: about 20 a second
+	DefaultK       = 5                     // k-NN neighbours for the test error
+	previewRows    = 6
+	maxTripletsRun = 2_000_000
+)
+
+// builtin is a built-in dataset: a CSV file in assets, or a generator.
+type builtin struct {
+	name string
+	file string
+	make func() *core.Dataset
+}
+
+var builtins = []builtin{
+	{name: "Iris", file: "iris.csv"},
+	{name: "Wine", file: "wine.csv"},
+	{name: "Sonar", file: "sonar.csv"},
+	{name: "Ionosphere", file: "ionosphere.csv"},
+	{name: SyntheticName, make: func() *core.Dataset { return Synthetic(1) }},
+}
+
+// Builtins lists the built-in datasets' names, in the order the page shows them.
+func Builtins() []string {
+	var names []string
+	for _, b := range builtins {
+		names = append(names, b.name)
+	}
+	return names
+}
+
+// Session is the worker's state. The zero value is not usable; call New.
+type Session struct {
+	// Every is the least time between two progress messages.
+	Every time.Duration
+
+	ds         *core.Dataset
+	name       string
+	train      []int
+	test       []int
+	generation int // counts loads, so a cached problem is never reused across datasets
+
+	key     problemKey
+	prob    *core.Problem
+	swapped []bool
+	xAll    *mat.Dense // every row, standardized with the training rows' mean and std
+	warm    []float64  // q of the last run on prob
+}
+
+type problemKey struct {
+	generation   int
+	kSame, kDiff int
+	flip         float64
+	seed         uint64
+}
+
+// New returns a session with no dataset.
+func New() *Session { return &Session{Every: DefaultEvery} }
+
+// Load reads the dataset a Load request names and splits it.
+func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
+	var (
+		ds   *core.Dataset
+		raw  []byte
+		name = req.FileName
+		err  error
+	)
+	if !(req.TestFrac >= 0 && req.TestFrac < 1) {
+		return nil, &protocol.Error{Message: fmt.Sprintf("test share %v: expected a number in [0, 1)", req.TestFrac)}
+	}
+	if req.Builtin != "" {
+		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
+		if i < 0 {
+			return nil, &protocol.Error{Message: fmt.Sprintf("no built-in dataset named %q; there are %s", req.Builtin, strings.Join(Builtins(), ", "))}
+		}
+		b := builtins[i]
+		name = b.name
+		if b.make != nil {
+			ds = b.make()
+		} else {
+			raw, err = fs.ReadFile(assets.Datasets, path.Join("datasets", b.file))
+			if err != nil {
+				panic("session: built-in dataset missing: " + err.Error())
+			}
+		}
+	} else {
+		raw = []byte(req.CSV)
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil, &protocol.Error{Message: "the file is empty"}
+		}
+	}
+	if ds == nil {
+		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, DropMissing: req.DropMissing})
+		if err != nil {
+			e := &protocol.Error{Message: err.Error()}
+			e.Columns, e.Preview, e.Header = sniff(raw)
+			return nil, e
+		}
+	}
+	train, test := core.StratifiedSplit(ds.Labels, req.TestFrac, req.Seed)
+	s.ds, s.name, s.train, s.test = ds, name, train, test
+	s.generation++
+	s.prob, s.warm = nil, nil
+
+	out := &protocol.Dataset{
+		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
+		Classes: ds.Classes, ClassCounts: ds.ClassCounts(), Header: ds.Header, Dropped: ds.Dropped,
+		Train: len(train), Test: len(test),
+	}
+	if raw != nil {
+		out.Columns, out.Preview, _ = sniff(raw)
+	} else {
+		out.Columns = append(slices.Clone(ds.Features), ds.LabelName)
+		out.Preview = [][]string{out.Columns}
+		for i := 0; i < previewRows && i < ds.Rows(); i++ {
+			var row []string
+			for j := range ds.Features {
+				row = append(row, strconv.FormatFloat(ds.X.At(i, j), 'f', 3, 64))
+			}
+			out.Preview = append(out.Preview, append(row, ds.Classes[ds.Labels[i]]))
+		}
+	}
+	if !ds.Header {
+		out.Columns = make([]string, len(ds.Features)+1)
+		for j := range out.Columns {
+			out.Columns[j] = fmt.Sprintf("column %d", j+1)
+		}
+	}
+	if ds.Dropped > 0 {
+		out.Notice = fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped)
+	}
+	return out, nil
+}
+
+// sniff reads the first rows of a CSV file as text, for the preview and the
+// label choice, even when the file cannot be read as a dataset.
+func sniff(raw []byte) (columns []string, preview [][]string, header bool) {
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	r := csv.NewReader(bytes.NewReader(raw))
+	r.Comma = detect(raw)
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	for len(preview) <= previewRows {
+		rec, err := r.Read()
+		if err != nil {
+			break
+		}
+		preview = append(preview, rec)
+	}
+	if len(preview) == 0 {
+		return nil, nil, false
+	}
+	for _, f := range preview[0] {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(f, ",", ".")), 64); err != nil && strings.TrimSpace(f) != "" {
+			header = true
+		}
+	}
+	columns = make([]string, len(preview[0]))
+	for j := range columns {
+		columns[j] = fmt.Sprintf("column %d", j+1)
+		if header {
+			columns[j] = preview[0][j]
+		}
+	}
+	return columns, preview, header
+}
+
+// detect guesses the delimiter from the first line, as core does.
+func detect(raw []byte) rune {
+	line, _, _ := bytes.Cut(raw, []byte("\n"))
+	best, count := ',', 0
+	for _, c := range []rune{',', ';', '\t'} {
+		if n := bytes.Count(line, []byte(string(c))); n > count {
+			best, count = c, n
+		}
+	}
+	return best
+}
+
+// Train runs a Train request on the loaded dataset, sending progress
+// messages (at most one per s.Every) through post, and returns the result
+// or an error for the user. Cancelling ctx stops the run; the result then
+// has status "stopped".
+func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*protocol.Progress)) (*protocol.Result, *protocol.Error) {
+	fail := func(format string, a ...any) (*protocol.Result, *protocol.Error) {
+		return nil, &protocol.Error{Message: fmt.Sprintf(format, a...)}
+	}
+	if s.ds == nil {
+		return fail("no dataset is loaded")
+	}
+	method, err := core.ParseMethod(req.Method)
+	if err != nil {
+		return fail("%v", err)
+	}
+	switch {
+	case !(req.Eta > 0 && req.Eta <= 1):
+		return fail("η = %v: expected 0 < η ≤ 1", req.Eta)
+	case !(req.Lambda > 0 && req.Lambda < 1e12):
+		return fail("λ = %v: expected a positive number", req.Lambda)
+	case !(req.Tol > 0 && req.Tol < 1):
+		return fail("tolerance = %v: expected a number between 0 and 1", req.Tol)
+	case req.KSame < 1 || req.KDiff < 1 || req.KSame > 50 || req.KDiff > 50:
+		return fail("k_same = %d, k_diff = %d: expected whole numbers from 1 to 50", req.KSame, req.KDiff)
+	case !(req.Flip >= 0 && req.Flip <= 1):
+		return fail("swap probability %v: expected a number in [0, 1]", req.Flip)
+	}
+	if n := len(s.train) * req.KSame * req.KDiff; n > maxTripletsRun {
+		return fail("%d triplets (%d training rows × %d × %d) is more than this page handles (%d); lower k_same or k_diff", n, len(s.train), req.KSame, req.KDiff, maxTripletsRun)
+	}
+	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
+	if s.prob == nil || s.key != key {
+		p, swapped, st, err := core.BuildProblem(s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
+		if err != nil {
+			return fail("%v", err)
+		}
+		s.key, s.prob, s.swapped, s.warm = key, p, swapped, nil
+		s.xAll = st.Transform(s.ds.X)
+	}
+	p := s.prob
+	p.Eta, p.Lambda = req.Eta, req.Lambda
+
+	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter}
+	warm := req.Warm && len(s.warm) == len(p.Triplets)
+	if warm {
+		settings.Warm = s.warm
+	}
+	var (
+		iters, gaps []float64
+		last        time.Time
+	)
+	settings.Progress = func(pr core.Progress) bool {
+		iters = append(iters, float64(pr.Iter))
+		gaps = append(gaps, pr.Gap)
+		if now := time.Now(); now.Sub(last) >= s.Every {
+			last = now
+			msg := progress(pr)
+			msg.Iters, msg.Gaps = iters, gaps
+			iters, gaps = nil, nil
+			post(&msg)
+		}
+		return true
+	}
+	res, err := core.Solve(ctx, p, settings)
+	if err != nil {
+		return fail("%v", err)
+	}
+	s.warm = res.Q
+
+	out := &protocol.Result{Progress: progress(res.Progress), Method: method.String(), Warm: warm,
+		Triplets: len(p.Triplets), D: len(s.ds.Features), N: s.ds.Rows(), Test: s.test}
+	out.Iters, out.Gaps = iters, gaps
+	out.Status = res.Status.String()
+	if res.Status == core.Cancelled {
+		out.Status = "stopped"
+	}
+	for _, w := range s.swapped {
+		if w {
+			out.Swapped++
+		}
+	}
+	d, n := out.D, out.N
+	out.A = make([]float64, 0, d*d)
+	for i := range d {
+		for j := range d {
+			out.A = append(out.A, res.A.At(i, j))
+		}
+	}
+	out.Eigen = core.Eigenvalues(res.A)
+	out.Euclid = flatten(core.Project(s.xAll, nil, s.train))
+	out.Learned = flatten(core.Project(s.xAll, res.A, s.train))
+	out.Labels = make([]float64, n)
+	for i, c := range s.ds.Labels {
+		out.Labels[i] = float64(c)
+	}
+	out.K = min(DefaultK, len(s.train))
+	if len(s.test) > 0 {
+		xte := core.SelectRows(s.xAll, s.test)
+		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
+		out.ErrEuclid = core.KNNError(nil, p.X, ytr, xte, yte, out.K)
+		out.ErrLearn = core.KNNError(res.A, p.X, ytr, xte, yte, out.K)
+	}
+	return out, nil
+}
+
+// Dataset returns the loaded dataset and its rows held out, or nil.
+func (s *Session) Dataset() (*core.Dataset, []int) { return s.ds, s.test }
+
+func progress(p core.Progress) protocol.Progress {
+	return protocol.Progress{Iter: p.Iter, Gap: p.Gap, RelGap: p.RelGap, Dual: p.Dual, Primal: p.Primal,
+		SumQ: p.SumQ, Budget: p.Budget, BudgetActive: p.BudgetActive, Seconds: p.Elapsed.Seconds()}
+}
+
+func flatten(m *mat.Dense) []float64 {
+	r, c := m.Dims()
+	out := make([]float64, 0, r*c)
+	for i := range r {
+		for j := range c {
+			out = append(out, m.At(i, j))
+		}
+	}
+	return out
+}
+
+func pick(v []int, idx []int) []int {
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}

@@ -1,0 +1,268 @@
+package session
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+func defaultTrain() protocol.Train {
+	return protocol.Train{KSame: 3, KDiff: 3, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Seed: 1}
+}
+
+func load(t *testing.T, s *Session, name string) *protocol.Dataset {
+	t.Helper()
+	ds, e := s.Load(protocol.Load{Builtin: name, TestFrac: 0.15, Seed: 1})
+	if e != nil {
+		t.Fatalf("load %s: %s", name, e.Message)
+	}
+	return ds
+}
+
+func TestLoadBuiltins(t *testing.T) {
+	// Sizes from the UCI files in assets/datasets (rows, features, classes)
+	// and from Synthetic's constants (3 × 80 rows, 2 + 18 features).
+	want := map[string][3]int{"Iris": {150, 4, 3}, "Wine": {178, 13, 3}, "Sonar": {208, 60, 2}, "Ionosphere": {351, 34, 2}, SyntheticName: {240, 20, 3}}
+	for _, name := range Builtins() {
+		s := New()
+		ds := load(t, s, name)
+		w := want[name]
+		if ds.Rows != w[0] || len(ds.Features) != w[1] || len(ds.Classes) != w[2] {
+			t.Errorf("%s: %d rows, %d features, %d classes; want %v", name, ds.Rows, len(ds.Features), len(ds.Classes), w)
+		}
+		if ds.Train+ds.Test != ds.Rows || ds.Test == 0 {
+			t.Errorf("%s: split %d + %d of %d rows", name, ds.Train, ds.Test, ds.Rows)
+		}
+		if len(ds.Columns) != w[1]+1 || len(ds.Preview) < 2 {
+			t.Errorf("%s: %d columns, %d preview rows", name, len(ds.Columns), len(ds.Preview))
+		}
+	}
+	if _, e := New().Load(protocol.Load{Builtin: "Nope"}); e == nil || !strings.Contains(e.Message, `"Nope"`) {
+		t.Errorf("unknown builtin: %v", e)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, csv, label string
+		want             []string // substrings of the message
+	}{
+		{"ragged", "a,b,y\n1,2,p\n3,4,q\n5,p\n", "", []string{"line 4", "2 fields, expected 3"}},
+		{"text in a number column", "a,b,y\n1,2,p\n3,x,q\n", "", []string{"line 3", "column 2", `"b"`}},
+		{"single class", "a,b,y\n1,2,p\n3,4,p\n", "", []string{"one class", `"p"`}},
+		{"empty", "  \n", "", []string{"empty"}},
+		{"unknown label", "a,b,y\n1,2,p\n3,4,q\n", "z", []string{`"z"`}},
+	} {
+		_, e := New().Load(protocol.Load{CSV: c.csv, Label: c.label, TestFrac: 0.15})
+		if e == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(e.Message, w) {
+				t.Errorf("%s: message %q lacks %q", c.name, e.Message, w)
+			}
+		}
+	}
+	// A file whose last column is not the label: the error still gives the
+	// columns and the first rows, so the page can offer the label choice.
+	_, e := New().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\n", TestFrac: 0.15})
+	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "kind" || !e.Header || len(e.Preview) != 3 {
+		t.Fatalf("error without columns/preview: %+v", e)
+	}
+	ds, e := New().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\ncat,1,3\ndog,3,5\n", Label: "kind", TestFrac: 0})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if ds.LabelName != "kind" || strings.Join(ds.Features, ",") != "h,w" {
+		t.Errorf("label choice: %+v", ds)
+	}
+}
+
+func TestTrainIris(t *testing.T) {
+	s := New()
+	s.Every = 0 // a progress message per iteration
+	load(t, s, "Iris")
+	var iters []float64
+	posts := 0
+	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) {
+		posts++
+		iters = append(iters, p.Iters...)
+		if len(p.Iters) != len(p.Gaps) || p.Gap < 0 {
+			t.Errorf("progress %+v", p)
+		}
+	})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	iters = append(iters, res.Iters...)
+	if res.Status != "converged" || !(res.RelGap <= 1e-6) || res.Gap < 0 {
+		t.Fatalf("status %s, rel. gap %g", res.Status, res.RelGap)
+	}
+	// Every iteration is reported once, in order.
+	if len(iters) != res.Iter {
+		t.Fatalf("%d iterations reported, %d done", len(iters), res.Iter)
+	}
+	for i, v := range iters {
+		if v != float64(i+1) {
+			t.Fatalf("iteration %d reported as %v", i+1, v)
+		}
+	}
+	if posts != res.Iter {
+		t.Errorf("Every = 0: %d posts for %d iterations", posts, res.Iter)
+	}
+	if res.N != 150 || res.D != 4 || len(res.Euclid) != 300 || len(res.Learned) != 300 || len(res.A) != 16 || len(res.Eigen) != 4 {
+		t.Errorf("sizes: n %d d %d", res.N, res.D)
+	}
+	// StratifiedSplit holds out ceil(0.15 × 50) = 8 rows of each Iris class,
+	// so 3 × 42 = 126 rows train, each with 3 × 3 triplets.
+	if res.Triplets != 126*9 || res.Swapped != 0 || len(res.Test) != 24 {
+		t.Errorf("%d triplets, %d swapped, %d test rows", res.Triplets, res.Swapped, len(res.Test))
+	}
+	for _, v := range []float64{res.ErrEuclid, res.ErrLearn} {
+		if !(v >= 0 && v <= 1) {
+			t.Errorf("error %v", v)
+		}
+	}
+	// The message survives the codec.
+	h, data, err := protocol.Encode(protocol.Message{Kind: protocol.KindResult, ID: 3, Result: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := protocol.Decode(h, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestThrottle(t *testing.T) {
+	s := New()
+	s.Every = time.Hour
+	load(t, s, "Wine")
+	posts := 0
+	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) { posts++ })
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	// The first iteration is always sent; then nothing for an hour.
+	if posts != 1 || len(res.Iters) != res.Iter-1 {
+		t.Errorf("%d posts, %d iterations left for the result, %d done", posts, len(res.Iters), res.Iter)
+	}
+}
+
+func TestWarmStart(t *testing.T) {
+	s := New()
+	load(t, s, "Wine")
+	req := defaultTrain()
+	cold, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil || cold.Warm {
+		t.Fatalf("cold: %v, warm %v", e, cold.Warm)
+	}
+	// Raising η while the budget is inactive leaves the optimum where it
+	// was: a warm start finds it at once (measured: 1 iteration; cold 605).
+	if cold.BudgetActive {
+		t.Fatal("Wine at η = 0.8 was measured with the budget inactive")
+	}
+	req.Eta, req.Warm = 0.9, true
+	same, _ := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if !same.Warm || same.Iter > 5 || same.Iter >= cold.Iter {
+		t.Errorf("warm start after raising η took %d iterations (cold %d)", same.Iter, cold.Iter)
+	}
+	req.Eta, req.Lambda = 0.8, 1.5
+	warm, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil || !warm.Warm || warm.Status != "converged" {
+		t.Fatalf("warm: %v %+v", e, warm)
+	}
+	s2 := New()
+	load(t, s2, "Wine")
+	req.Warm = false
+	ref, _ := s2.Train(context.Background(), req, func(*protocol.Progress) {})
+	// Same optimum from either start, to the tolerance.
+	if d := math.Abs(warm.Primal - ref.Primal); d > 2e-6*math.Max(1, math.Abs(ref.Primal)) {
+		t.Errorf("warm primal %v, cold %v", warm.Primal, ref.Primal)
+	}
+	// New triplets: no warm start even when asked.
+	req.Warm, req.KSame = true, 2
+	other, _ := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if other.Warm {
+		t.Error("warm start across different triplets")
+	}
+}
+
+func TestStop(t *testing.T) {
+	s := New()
+	load(t, s, "Sonar")
+	req := defaultTrain()
+	req.Tol = 1e-12
+	ctx, cancel := context.WithCancel(context.Background())
+	res, e := s.Train(ctx, req, func(p *protocol.Progress) {
+		if p.Iter >= 5 {
+			cancel()
+		}
+	})
+	if e != nil || res.Status != "stopped" {
+		t.Fatalf("%v %+v", e, res)
+	}
+}
+
+func TestTrainErrors(t *testing.T) {
+	s := New()
+	if _, e := s.Train(context.Background(), defaultTrain(), nil); e == nil || !strings.Contains(e.Message, "no dataset") {
+		t.Errorf("no dataset: %v", e)
+	}
+	load(t, s, "Iris")
+	for _, c := range []struct {
+		mod  func(*protocol.Train)
+		want string
+	}{
+		{func(r *protocol.Train) { r.Eta = 0 }, "η = 0"},
+		{func(r *protocol.Train) { r.Lambda = -1 }, "λ = -1"},
+		{func(r *protocol.Train) { r.Tol = 0 }, "tolerance"},
+		{func(r *protocol.Train) { r.Method = "newton" }, "newton"},
+		{func(r *protocol.Train) { r.KSame = 0 }, "k_same"},
+		{func(r *protocol.Train) { r.Flip = 2 }, "swap probability"},
+		{func(r *protocol.Train) { r.KSame = 45 }, "needs at least"},
+	} {
+		req := defaultTrain()
+		c.mod(&req)
+		_, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+		if e == nil || !strings.Contains(e.Message, c.want) {
+			t.Errorf("%+v: %v, want %q", req, e, c.want)
+		}
+	}
+}
+
+func TestSynthetic(t *testing.T) {
+	a, b := Synthetic(1), Synthetic(1)
+	if !equalDense(a.X.RawMatrix().Data, b.X.RawMatrix().Data) {
+		t.Fatal("same seed, different data")
+	}
+	s := New()
+	load(t, s, SyntheticName)
+	res, e := s.Train(context.Background(), defaultTrain(), func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	// What the set is for: Euclidean 5-NN is poor, the learned metric good.
+	// Measured with seed 1 (this test's log): 0.194 and 0.056 on the 36
+	// rows held out; seeds 2 and 3 gave 0.250/0.083 and 0.167/0.000.
+	t.Logf("synthetic: Euclidean error %.3f, learned %.3f", res.ErrEuclid, res.ErrLearn)
+	if !(res.ErrEuclid >= 0.15 && res.ErrLearn <= res.ErrEuclid/2) {
+		t.Errorf("Euclidean error %.3f, learned %.3f: the set does not teach what it should", res.ErrEuclid, res.ErrLearn)
+	}
+}
+
+func equalDense(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
