@@ -1,0 +1,53 @@
+package store
+
+import "github.com/rml-lab/rml/wasm/protocol"
+
+// Action is anything Reduce takes.
+type Action interface{ isAction() }
+
+// User actions.
+type (
+	SelectBuiltin struct{ Name string }
+	Upload        struct{ Name, Text string }
+	UploadFailed  struct{ Message string } // the browser could not read the file
+	ChooseLabel   struct{ Column string }
+	SetKSame      struct{ Value int }
+	SetKDiff      struct{ Value int }
+	SetFlip       struct{ Value float64 }
+	SetEta        struct{ Value float64 }
+	SetLambda     struct{ Value float64 }
+	SetMethod     struct{ Value string }
+	SetTol        struct{ Value float64 }
+	SetSeed       struct{ Value uint64 }
+	Train         struct{}
+	Stop          struct{}
+	Reset         struct{}
+	Invalid       struct{ Message string } // a typed value that is not a number, say
+)
+
+// Worker actions: what the worker said, or that it died.
+type (
+	WorkerReady struct{ Builtins []string }
+	Reply       struct{ Message protocol.Message }
+	WorkerDied  struct{ Reason string }
+)
+
+func (SelectBuiltin) isAction() {}
+func (Upload) isAction()        {}
+func (UploadFailed) isAction()  {}
+func (ChooseLabel) isAction()   {}
+func (SetKSame) isAction()      {}
+func (SetKDiff) isAction()      {}
+func (SetFlip) isAction()       {}
+func (SetEta) isAction()        {}
+func (SetLambda) isAction()     {}
+func (SetMethod) isAction()     {}
+func (SetTol) isAction()        {}
+func (SetSeed) isAction()       {}
+func (Train) isAction()         {}
+func (Stop) isAction()          {}
+func (Reset) isAction()         {}
+func (Invalid) isAction()       {}
+func (WorkerReady) isAction()   {}
+func (Reply) isAction()         {}
+func (WorkerDied) isAction()    {}

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// Reduce applies a to s and returns the requests to send to the worker. It
+// is the only code that changes a State.
+func Reduce(s *State, a Action) []protocol.Message {
+	p := &s.Params
+	switch a := a.(type) {
+	case WorkerReady:
+		s.Ready, s.Builtins = true, a.Builtins
+		if p.Dataset != "" || s.CSV != "" {
+			return s.load()
+		}
+	case SelectBuiltin:
+		p.Dataset, p.Label, s.FileName, s.CSV = a.Name, "", "", ""
+		return s.load()
+	case Upload:
+		p.Dataset, p.Label, s.FileName, s.CSV = "", "", a.Name, a.Text
+		return s.load()
+	case UploadFailed:
+		s.setError(a.Message)
+	case ChooseLabel:
+		if p.Dataset != "" || p.Label == a.Column {
+			return nil
+		}
+		p.Label = a.Column
+		return s.load()
+	case SetKSame:
+		p.KSame = a.Value
+	case SetKDiff:
+		p.KDiff = a.Value
+	case SetFlip:
+		p.Flip = a.Value
+	case SetMethod:
+		p.Method = a.Value
+	case SetTol:
+		p.Tol = a.Value
+	case SetSeed:
+		if p.Seed != a.Value {
+			p.Seed = a.Value
+			return s.load() // the seed also draws the train/test split
+		}
+	case SetEta:
+		p.Eta = a.Value
+		return s.rerun()
+	case SetLambda:
+		p.Lambda = a.Value
+		return s.rerun()
+	case Train:
+		return s.train(false)
+	case Stop:
+		s.Pending = false
+		if s.Status == Running {
+			return []protocol.Message{{ID: s.RunID, Kind: protocol.KindStop}}
+		}
+	case Reset:
+		var out []protocol.Message
+		if s.Status == Running {
+			out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
+		}
+		s.RunID = s.id() // replies of the old run are ignored from now on
+		s.clearRun()
+		s.Message = ""
+		return out
+	case Invalid:
+		s.Message, s.Notice = a.Message, false
+	case WorkerDied:
+		s.Ready, s.Loading = false, false
+		s.Restarts++
+		s.Message, s.Notice = fmt.Sprintf("The solver stopped unexpectedly (%s) and was restarted; the dataset is loaded again.", a.Reason), false
+		if s.Status == Running {
+			s.Status = Error
+		}
+	case Reply:
+		return s.reply(a.Message)
+	default:
+		panic(fmt.Sprintf("store: unknown action %T", a))
+	}
+	return nil
+}
+
+func (s *State) id() int {
+	s.nextID++
+	return s.nextID
+}
+
+func (s *State) setError(msg string) {
+	s.Message, s.Notice, s.Status = msg, false, Error
+}
+
+func (s *State) clearRun() {
+	s.Status, s.Trace, s.Last, s.Rate, s.Result = Idle, Trace{}, protocol.Progress{}, 0, nil
+	s.Version++
+}
+
+// load asks for the dataset the parameters name; any run is abandoned.
+func (s *State) load() []protocol.Message {
+	var out []protocol.Message
+	if s.Status == Running {
+		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
+	}
+	s.RunID = 0
+	s.clearRun()
+	s.Data, s.Message = nil, ""
+	if !s.Ready {
+		return out
+	}
+	s.Loading = true
+	s.LoadID = s.id()
+	req := &protocol.Load{Builtin: s.Params.Dataset, Label: s.Params.Label, TestFrac: TestFrac, Seed: s.Params.Seed}
+	if req.Builtin == "" {
+		req.CSV, req.FileName = s.CSV, s.FileName
+	}
+	return append(out, protocol.Message{ID: s.LoadID, Kind: protocol.KindLoad, Load: req})
+}
+
+// rerun restarts from the previous solution after η or λ changed, if
+// there is one (a finished run, or one in progress).
+func (s *State) rerun() []protocol.Message {
+	if s.Result == nil && s.Status != Running {
+		return nil
+	}
+	return s.train(true)
+}
+
+func (s *State) train(warm bool) []protocol.Message {
+	if !s.CanTrain() {
+		if s.Loading || !s.Ready {
+			s.Pending = true
+			return nil
+		}
+		s.Message, s.Notice = "Choose a dataset first.", false
+		return nil
+	}
+	s.Pending = false
+	s.RunID = s.id()
+	s.Status, s.Trace, s.Last, s.Rate, s.Message = Running, Trace{}, protocol.Progress{}, 0, ""
+	p := s.Params
+	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
+		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
+		Method: p.Method, Tol: p.Tol, Warm: warm}}}
+}
+
+func (s *State) reply(m protocol.Message) []protocol.Message {
+	switch {
+	case m.ID == s.LoadID && s.Loading:
+		s.Loading = false
+		switch m.Kind {
+		case protocol.KindDataset:
+			d := m.Dataset
+			s.Data, s.Columns, s.Preview, s.Header = d, d.Columns, d.Preview, d.Header
+			s.Message, s.Notice = d.Notice, d.Notice != ""
+			if s.Status == Error {
+				s.Status = Idle
+			}
+		case protocol.KindError:
+			e := m.Error
+			s.Data, s.Columns, s.Preview, s.Header = nil, e.Columns, e.Preview, e.Header
+			s.setError(e.Message)
+			s.Pending = false
+		}
+	case m.ID == s.RunID && s.Status == Running:
+		switch m.Kind {
+		case protocol.KindProgress:
+			s.progress(*m.Progress)
+		case protocol.KindResult:
+			r := m.Result
+			s.progress(r.Progress)
+			s.Result = r
+			s.Version++
+			switch r.Status {
+			case "converged":
+				s.Status = Converged
+			case "failed":
+				s.setError("The eigendecomposition did not converge; try a larger λ.")
+			case "stopped":
+				s.Status = Stopped
+			default:
+				s.Status = Stopped
+				s.Message, s.Notice = fmt.Sprintf("Stopped at the %s before reaching the tolerance.", r.Status), true
+			}
+		case protocol.KindError:
+			s.setError(m.Error.Message)
+		}
+	case m.ID == 0 && m.Kind == protocol.KindError:
+		s.setError(m.Error.Message)
+	}
+	if s.Pending && s.CanTrain() {
+		return s.train(false)
+	}
+	return nil
+}
+
+func (s *State) progress(p protocol.Progress) {
+	s.Trace.Iters = append(s.Trace.Iters, p.Iters...)
+	s.Trace.Gaps = append(s.Trace.Gaps, p.Gaps...)
+	s.Last = p
+	s.Last.Iters, s.Last.Gaps = nil, nil
+	if p.Seconds > 0 {
+		s.Rate = float64(p.Iter) / p.Seconds
+	}
+}

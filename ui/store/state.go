@@ -1,0 +1,80 @@
+// Package store is the page's state and the one reducer that changes it:
+// components dispatch plain action structs, Reduce returns the new state and
+// the requests to send to the worker. It has no DOM code, so it is tested
+// natively.
+package store
+
+import "github.com/rml-lab/rml/wasm/protocol"
+
+// Status is what the page shows in its status line.
+type Status string
+
+// The statuses (the data-testid="status" texts).
+const (
+	Idle      Status = "idle"
+	Running   Status = "running"
+	Converged Status = "converged"
+	Stopped   Status = "stopped"
+	Error     Status = "error"
+)
+
+// Params are the user's settings: what a shared link carries.
+type Params struct {
+	Dataset string  // built-in dataset; "" for an uploaded file
+	Label   string  // label column of an uploaded file; "" = the last
+	KSame   int     // same-class neighbours per point
+	KDiff   int     // other-class neighbours per point
+	Flip    float64 // probability of swapping each triplet
+	Eta     float64 // share of triplets trusted, η
+	Lambda  float64 // regularization λ
+	Method  string  // fast | nesterov | gradient
+	Tol     float64 // relative duality gap to stop at
+	Seed    uint64  // seed of the split and the swaps
+}
+
+// DefaultParams are the page's defaults: the paper's settings on Iris.
+var DefaultParams = Params{Dataset: "Iris", KSame: 3, KDiff: 3, Flip: 0, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Seed: 1}
+
+// TestFrac is the share of rows held out for the test error (the paper's 15%).
+const TestFrac = 0.15
+
+// State is everything the page shows.
+type State struct {
+	Params   Params
+	Builtins []string // from the worker
+	Ready    bool     // the worker is up
+
+	FileName string // uploaded file, if Params.Dataset == ""
+	CSV      string // its text, kept so a new label choice can re-read it
+	Loading  bool
+	LoadID   int               // request id of the load in flight or last done
+	Data     *protocol.Dataset // the loaded dataset, nil if none
+	Columns  []string          // columns of the last file read, even if it failed
+	Preview  [][]string        // its first rows
+	Header   bool
+
+	Status   Status
+	RunID    int // request id of the current or last run
+	Trace    Trace
+	Last     protocol.Progress // the latest progress
+	Rate     float64           // iterations per second
+	Result   *protocol.Result  // the last finished run
+	Version  int               // counts results, for components that redraw only on a new one
+	Pending  bool              // a run waits for the dataset to load
+	Message  string
+	Notice   bool // Message is a notice, not an error
+	Restarts int  // times the worker was restarted
+	nextID   int
+}
+
+// Trace is Δ_t against t, every iteration reported.
+type Trace struct {
+	Iters []float64
+	Gaps  []float64
+}
+
+// CanTrain says whether Train is enabled.
+func (s *State) CanTrain() bool { return s.Ready && s.Data != nil && !s.Loading }
+
+// New returns the state before the worker is up, with the given parameters.
+func New(p Params) *State { return &State{Params: p, Status: Idle} }

@@ -1,0 +1,205 @@
+package store
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// ready returns a state whose worker is up and whose Iris load was answered.
+func ready(t *testing.T) *State {
+	t.Helper()
+	s := New(DefaultParams)
+	out := Reduce(s, WorkerReady{Builtins: []string{"Iris", "Wine"}})
+	if len(out) != 1 || out[0].Kind != protocol.KindLoad || out[0].Load.Builtin != "Iris" || out[0].Load.Seed != 1 {
+		t.Fatalf("ready: %+v", out)
+	}
+	if s.CanTrain() {
+		t.Fatal("Train enabled before the dataset is loaded")
+	}
+	Reduce(s, Reply{protocol.Message{ID: out[0].ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 150}}})
+	if !s.CanTrain() {
+		t.Fatal("Train disabled after the load")
+	}
+	return s
+}
+
+func one(t *testing.T, out []protocol.Message, kind protocol.Kind) protocol.Message {
+	t.Helper()
+	if len(out) != 1 || out[0].Kind != kind {
+		t.Fatalf("want one %s request, got %+v", kind, out)
+	}
+	return out[0]
+}
+
+func TestTrainRun(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	if s.Status != Running || m.Train.Warm || m.Train.Eta != 0.8 || m.Train.Tol != 1e-6 {
+		t.Fatalf("train: %v %+v", s.Status, m.Train)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Gap: 1, Seconds: 0.5, Iters: []float64{1, 2}, Gaps: []float64{3, 1}}}})
+	// A reply of another run is ignored.
+	Reduce(s, Reply{protocol.Message{ID: m.ID + 100, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 9, Iters: []float64{9}, Gaps: []float64{9}}}})
+	if s.Last.Iter != 2 || len(s.Trace.Iters) != 2 || s.Rate != 4 {
+		t.Fatalf("progress: %+v %+v rate %v", s.Last, s.Trace, s.Rate)
+	}
+	r := &protocol.Result{Progress: protocol.Progress{Iter: 3, Gap: 1e-7, Iters: []float64{3}, Gaps: []float64{1e-7}}, Status: "converged"}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
+	if s.Status != Converged || s.Result != r || !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) {
+		t.Fatalf("result: %v %+v", s.Status, s.Trace)
+	}
+	// Changing η or λ after a run restarts from its solution.
+	w := one(t, Reduce(s, SetLambda{2}), protocol.KindTrain)
+	if !w.Train.Warm || w.Train.Lambda != 2 || s.Status != Running || len(s.Trace.Iters) != 0 {
+		t.Fatalf("warm rerun: %+v", w.Train)
+	}
+	// Stop asks the worker; the status changes when the result says so.
+	st := one(t, Reduce(s, Stop{}), protocol.KindStop)
+	if st.ID != w.ID || s.Status != Running {
+		t.Fatalf("stop: %+v %v", st, s.Status)
+	}
+	Reduce(s, Reply{protocol.Message{ID: w.ID, Kind: protocol.KindResult, Result: &protocol.Result{Status: "stopped"}}})
+	if s.Status != Stopped {
+		t.Fatalf("after stop: %v", s.Status)
+	}
+	if out := Reduce(s, Reset{}); len(out) != 0 || s.Status != Idle || s.Result != nil {
+		t.Fatalf("reset: %+v %v", out, s.Status)
+	}
+	// After Reset, η changes do not start a run.
+	if out := Reduce(s, SetEta{0.9}); len(out) != 0 {
+		t.Fatalf("η change after reset: %+v", out)
+	}
+}
+
+func TestStatusesFromResult(t *testing.T) {
+	for _, c := range []struct {
+		status string
+		want   Status
+		msg    string
+	}{
+		{"converged", Converged, ""},
+		{"stopped", Stopped, ""},
+		{"iteration limit", Stopped, "iteration limit"},
+		{"time limit", Stopped, "time limit"},
+		{"failed", Error, "did not converge"},
+	} {
+		s := ready(t)
+		m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+		Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Status: c.status}}})
+		if s.Status != c.want || !strings.Contains(s.Message, c.msg) {
+			t.Errorf("%s: status %v, message %q", c.status, s.Status, s.Message)
+		}
+	}
+}
+
+func TestUploadAndLabel(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, Upload{Name: "<x>.csv", Text: "a,b\n1,2\n"}), protocol.KindLoad)
+	if m.Load.Builtin != "" || m.Load.CSV != "a,b\n1,2\n" || m.Load.FileName != "<x>.csv" || s.Data != nil || s.CanTrain() {
+		t.Fatalf("upload: %+v", m.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "line 2, column 2: bad", Columns: []string{"a", "b"}}}})
+	if s.Status != Error || s.Message != "line 2, column 2: bad" || len(s.Columns) != 2 {
+		t.Fatalf("load error: %v %q %v", s.Status, s.Message, s.Columns)
+	}
+	l := one(t, Reduce(s, ChooseLabel{"a"}), protocol.KindLoad)
+	if l.Load.Label != "a" || l.Load.CSV == "" {
+		t.Fatalf("label: %+v", l.Load)
+	}
+	// A stale reply (the first load's) is ignored.
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "old"}}})
+	if s.Data != nil {
+		t.Fatal("stale load reply taken")
+	}
+	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "<x>.csv", Notice: "2 rows with missing values were dropped"}}})
+	if s.Status != Idle || !s.Notice || !s.CanTrain() {
+		t.Fatalf("after label: %v %q", s.Status, s.Message)
+	}
+	// Choosing a built-in forgets the file.
+	b := one(t, Reduce(s, SelectBuiltin{"Wine"}), protocol.KindLoad)
+	if b.Load.Builtin != "Wine" || b.Load.CSV != "" || s.CSV != "" {
+		t.Fatalf("builtin: %+v", b.Load)
+	}
+}
+
+func TestTrainWaitsForLoad(t *testing.T) {
+	s := New(DefaultParams)
+	if out := Reduce(s, Train{}); len(out) != 0 || !s.Pending {
+		t.Fatalf("train before ready: %+v", out)
+	}
+	l := one(t, Reduce(s, WorkerReady{Builtins: []string{"Iris"}}), protocol.KindLoad)
+	one(t, Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{}}}), protocol.KindTrain)
+	if s.Status != Running {
+		t.Fatal(s.Status)
+	}
+}
+
+func TestWorkerDied(t *testing.T) {
+	s := ready(t)
+	one(t, Reduce(s, Train{}), protocol.KindTrain)
+	Reduce(s, WorkerDied{Reason: "out of memory"})
+	if s.Status != Error || s.Restarts != 1 || !strings.Contains(s.Message, "restarted") || s.CanTrain() {
+		t.Fatalf("died: %v %q", s.Status, s.Message)
+	}
+	// The new worker gets the dataset again.
+	l := one(t, Reduce(s, WorkerReady{Builtins: []string{"Iris"}}), protocol.KindLoad)
+	if l.Load.Builtin != "Iris" {
+		t.Fatalf("reload: %+v", l.Load)
+	}
+}
+
+func TestSeedReloads(t *testing.T) {
+	s := ready(t)
+	l := one(t, Reduce(s, SetSeed{7}), protocol.KindLoad)
+	if l.Load.Seed != 7 {
+		t.Fatal(l.Load)
+	}
+	if out := Reduce(s, SetSeed{7}); len(out) != 0 {
+		t.Fatal("same seed reloads")
+	}
+}
+
+func TestURLRoundTrip(t *testing.T) {
+	p := Params{Dataset: "Synthetic: 2 signal + 18 noise", Label: "a&b=c", KSame: 4, KDiff: 2, Flip: 0.15, Eta: 0.85, Lambda: 0.125, Method: "nesterov", Tol: 1e-9, Seed: 18446744073709551615}
+	got, problems := DecodeURL("#"+EncodeURL(p), DefaultParams)
+	if len(problems) != 0 || got != p {
+		t.Fatalf("round trip: %+v %v", got, problems)
+	}
+	if got, _ := DecodeURL("", DefaultParams); got != DefaultParams {
+		t.Fatal("empty fragment changes the defaults")
+	}
+}
+
+func TestURLBadValues(t *testing.T) {
+	got, problems := DecodeURL("eta=2&lambda=abc&ksame=0&method=newton&zz=1&seed=-1&tol=NaN&flip=0.5", DefaultParams)
+	want := []string{`ksame="0"`, `eta="2"`, `lambda="abc"`, `method="newton"`, `tol="NaN"`, `seed="-1"`, `"zz" is not a setting`} // in the table's order
+	if len(problems) != len(want) {
+		t.Fatalf("problems %q", problems)
+	}
+	for i, w := range want {
+		if !strings.Contains(problems[i], w) {
+			t.Errorf("problem %d: %q lacks %q", i, problems[i], w)
+		}
+	}
+	// What was good still applies; the rest keeps its default.
+	if got.Flip != 0.5 || got.Eta != DefaultParams.Eta || got.Lambda != DefaultParams.Lambda {
+		t.Errorf("params %+v", got)
+	}
+}
+
+func FuzzURL(f *testing.F) {
+	f.Add(EncodeURL(DefaultParams))
+	f.Add("eta=0.9&lambda=1e300&seed=3")
+	f.Add("%zz")
+	f.Fuzz(func(t *testing.T, frag string) {
+		p, _ := DecodeURL(frag, DefaultParams)
+		// Whatever was accepted survives a round trip.
+		q, problems := DecodeURL(EncodeURL(p), DefaultParams)
+		if len(problems) != 0 || q != p {
+			t.Fatalf("%q: %+v then %+v %v", frag, p, q, problems)
+		}
+	})
+}

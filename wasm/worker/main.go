@@ -1,0 +1,136 @@
+//go:build js && wasm
+
+// Command worker is the solver's Web Worker program. It only decodes
+// requests, calls wasm/session (and so core), and posts replies; a new
+// request or "stop" cancels the run in progress. assets/worker.js loads it.
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/rml-lab/rml/wasm/jsmsg"
+	"github.com/rml-lab/rml/wasm/protocol"
+	"github.com/rml-lab/rml/wasm/session"
+)
+
+type worker struct {
+	self    js.Value
+	session *session.Session
+
+	mu     sync.Mutex
+	queue  []protocol.Message
+	wake   chan struct{}
+	cancel context.CancelFunc // of the run in progress, if any
+}
+
+func main() {
+	w := &worker{self: js.Global(), session: session.New(), wake: make(chan struct{}, 1)}
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		w.receive(args[0].Get("data"))
+		return nil
+	})
+	// worker.js queues what arrives before the program runs.
+	if q := w.self.Get("rmlQueue"); q.Type() == js.TypeObject {
+		for i := range q.Length() {
+			w.receive(q.Index(i).Get("data"))
+		}
+	}
+	w.self.Set("onmessage", onMessage)
+	w.post(protocol.Message{Kind: protocol.KindReady, Ready: &protocol.Ready{Builtins: session.Builtins()}})
+	for range w.wake {
+		for {
+			w.mu.Lock()
+			if len(w.queue) == 0 {
+				w.mu.Unlock()
+				break
+			}
+			m := w.queue[0]
+			w.queue = w.queue[1:]
+			w.mu.Unlock()
+			w.handle(m)
+		}
+	}
+}
+
+// receive runs on the JavaScript event loop: it must not block. Any new
+// request cancels the run in progress; stop does nothing else.
+func (w *worker) receive(data js.Value) {
+	m, err := jsmsg.Receive(data)
+	if err != nil {
+		w.post(protocol.Message{Kind: protocol.KindError, Error: &protocol.Error{Message: err.Error()}})
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+	if m.Kind == protocol.KindStop {
+		// A run not yet started is stopped too: it is dropped, and its
+		// result says so.
+		kept := w.queue[:0]
+		for _, q := range w.queue {
+			if q.Kind == protocol.KindTrain {
+				go w.post(protocol.Message{ID: q.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "stopped before it started"}})
+				continue
+			}
+			kept = append(kept, q)
+		}
+		w.queue = kept
+		return
+	}
+	w.queue = append(w.queue, m)
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *worker) handle(m protocol.Message) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: fmt.Sprintf("internal error: %v", r)}})
+		}
+	}()
+	switch m.Kind {
+	case protocol.KindLoad:
+		ds, e := w.session.Load(*m.Load)
+		if e != nil {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: e})
+			return
+		}
+		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: ds})
+	case protocol.KindTrain:
+		ctx, cancel := context.WithCancel(context.Background())
+		w.mu.Lock()
+		w.cancel = cancel
+		w.mu.Unlock()
+		res, e := w.session.Train(ctx, *m.Train, func(p *protocol.Progress) {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: p})
+		})
+		w.mu.Lock()
+		if w.cancel != nil {
+			w.cancel()
+			w.cancel = nil
+		}
+		w.mu.Unlock()
+		if e != nil {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: e})
+			return
+		}
+		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: res})
+	default:
+		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: fmt.Sprintf("the worker does not take %q messages", m.Kind)}})
+	}
+}
+
+func (w *worker) post(m protocol.Message) {
+	if err := jsmsg.Post(w.self, m); err != nil {
+		// A value JSON cannot carry (NaN, ±Inf) is a bug worth saying so.
+		jsmsg.Post(w.self, protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "internal error: " + err.Error()}})
+	}
+}
