@@ -1,0 +1,168 @@
+package draw
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestNum(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{math.NaN(), "—"}, {math.Inf(1), "—"}, {math.Inf(-1), "—"}, {0, "0"},
+		{1.5e-7, "1.50e-07"}, {0.12345, "0.1235"}, {42, "42"}, {-3.25, "-3.25"}, {2.5e6, "2.50e+06"},
+	} {
+		if got := Num(c.v); got != c.want {
+			t.Errorf("Num(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+	if Percent(math.NaN()) != "—" || Percent(0.0476) != "4.8%" {
+		t.Error(Percent(0.0476))
+	}
+}
+
+func trace(n int, seed uint64) (iters, gaps []float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	g := 10.0
+	for i := 1; i <= n; i++ {
+		iters = append(iters, float64(i))
+		g *= math.Exp(-0.01 * rng.Float64() * 3)
+		gaps = append(gaps, g*(1+0.5*rng.Float64()))
+	}
+	return
+}
+
+func TestCurvePath(t *testing.T) {
+	box := Box{40, 10, 500, 200}
+	for _, n := range []int{1, 7, 500, 100000} {
+		iters, gaps := trace(n, uint64(n))
+		c, ok := NewCurve(box, iters, gaps)
+		if !ok {
+			t.Fatal("no curve")
+		}
+		d := c.Path(iters, gaps)
+		cmds := strings.Count(d, "L") + strings.Count(d, "M")
+		// At most four points per pixel column, and never more than the data.
+		if cmds > 4*(int(box.W)+1) || (n <= 7 && cmds != 4*n) {
+			t.Errorf("n=%d: %d path commands", n, cmds)
+		}
+		// Every drawn point lies in the box; the extremes of y are drawn.
+		minY, maxY := math.Inf(1), math.Inf(-1)
+		for _, seg := range strings.FieldsFunc(d, func(r rune) bool { return r == 'M' || r == 'L' }) {
+			var x, y float64
+			f := strings.Fields(seg)
+			x, y = parse(t, f[0]), parse(t, f[1])
+			if x < box.X-0.05 || x > box.X+box.W+0.05 || y < box.Y-0.05 || y > box.Y+box.H+0.05 {
+				t.Fatalf("n=%d: point (%v,%v) outside %+v", n, x, y, box)
+			}
+			minY, maxY = math.Min(minY, y), math.Max(maxY, y)
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, g := range gaps {
+			lo, hi = math.Min(lo, g), math.Max(hi, g)
+		}
+		if math.Abs(minY-c.Y(hi)) > 0.051 || math.Abs(maxY-c.Y(lo)) > 0.051 {
+			t.Errorf("n=%d: y range [%v,%v], want [%v,%v]", n, minY, maxY, c.Y(hi), c.Y(lo))
+		}
+	}
+}
+
+func parse(t *testing.T, s string) float64 {
+	var v float64
+	_, err := fmt.Sscan(s, &v)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
+}
+
+func TestCurveNearest(t *testing.T) {
+	iters, gaps := trace(1000, 3)
+	_ = gaps
+	c, _ := NewCurve(Box{0, 0, 300, 100}, iters, gaps)
+	for x := -5.0; x <= 305; x += 0.7 {
+		got := c.Nearest(iters, x)
+		tt := x / 300 * c.XMax
+		best := 0
+		for i := range iters {
+			if math.Abs(iters[i]-tt) < math.Abs(iters[best]-tt) {
+				best = i
+			}
+		}
+		if math.Abs(iters[got]-tt) != math.Abs(iters[best]-tt) {
+			t.Fatalf("x=%v: nearest %d, brute force %d", x, got, best)
+		}
+	}
+	if c.Nearest(nil, 3) != -1 {
+		t.Error("empty trace")
+	}
+}
+
+func TestTicks(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		n      int
+		want   string
+	}{
+		{0, 4381, 5, "[0 1000 2000 3000 4000]"},
+		{0, 1, 4, "[0 0.5 1]"},
+		{-9, 1, 5, "[-8 -6 -4 -2 0]"},
+	} {
+		if got := fmt.Sprint(Ticks(c.lo, c.hi, c.n)); got != c.want {
+			t.Errorf("Ticks(%v,%v,%d) = %s, want %s", c.lo, c.hi, c.n, got, c.want)
+		}
+	}
+}
+
+func TestScatter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	xy := make([]float64, 2*150)
+	for i := range xy {
+		xy[i] = 5 * rng.NormFloat64()
+		if i%2 == 1 {
+			xy[i] *= 0.2 // a flat cloud: equal scales leave vertical room
+		}
+	}
+	box := Box{0, 0, 400, 300}
+	s := NewScatter(box, xy, 10)
+	rows := make([]int, 150)
+	for i := range rows {
+		rows[i] = i
+		x, y := s.At(xy[2*i], xy[2*i+1])
+		if x < 10-1e-9 || x > 390+1e-9 || y < 0 || y > 300 {
+			t.Fatalf("point %d at (%v,%v)", i, x, y)
+		}
+	}
+	// Equal scales: a data distance is the same in pixels either way.
+	x0, y0 := s.At(0, 0)
+	x1, _ := s.At(1, 0)
+	_, y1 := s.At(0, 1)
+	if math.Abs((x1-x0)-(y0-y1)) > 1e-12 {
+		t.Errorf("scales differ: %v, %v", x1-x0, y0-y1)
+	}
+	if got := strings.Count(s.Markers(xy, rows, Circle, 3), "M"); got != 150 {
+		t.Errorf("%d circles", got)
+	}
+	if got := strings.Count(s.Markers(xy, rows[:20], Square, 3), "M"); got != 20 {
+		t.Errorf("%d squares", got)
+	}
+	px, py := s.At(xy[2*17], xy[2*17+1])
+	if i, d := s.Nearest(xy, px+0.1, py); i != 17 && d > 0.1 {
+		t.Errorf("nearest %d at %v", i, d)
+	}
+}
+
+func TestDiverging(t *testing.T) {
+	for _, c := range []struct {
+		v       float64
+		r, g, b uint8
+	}{{0, 255, 255, 255}, {1, 178, 24, 43}, {-1, 33, 102, 172}, {7, 178, 24, 43}} {
+		if r, g, b := Diverging(c.v); r != c.r || g != c.g || b != c.b {
+			t.Errorf("Diverging(%v) = %d,%d,%d", c.v, r, g, b)
+		}
+	}
+}
