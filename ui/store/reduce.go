@@ -1,8 +1,6 @@
 package store
 
 import (
-	"fmt"
-
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -72,14 +70,14 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case WorkerDied:
 		s.Ready, s.Loading = false, false
 		s.Restarts++
-		s.Message, s.Notice = fmt.Sprintf("The solver stopped unexpectedly (%s) and was restarted; the dataset is loaded again.", a.Reason), false
+		s.Message, s.Notice = "The solver stopped unexpectedly ("+a.Reason+") and was restarted; the dataset is loaded again.", false
 		if s.Status == Running {
 			s.Status = Error
 		}
 	case Reply:
 		return s.reply(a.Message)
 	default:
-		panic(fmt.Sprintf("store: unknown action %T", a))
+		panic("store: unknown action")
 	}
 	return nil
 }
@@ -182,7 +180,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 				s.Status = Stopped
 			default:
 				s.Status = Stopped
-				s.Message, s.Notice = fmt.Sprintf("Stopped at the %s before reaching the tolerance.", r.Status), true
+				s.Message, s.Notice = "Stopped at the "+r.Status+" before reaching the tolerance.", true
 			}
 		case protocol.KindError:
 			s.setError(m.Error.Message)

@@ -1,9 +1,8 @@
 package store
 
 import (
-	"fmt"
+	"errors"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +22,7 @@ func floatField(key string, ptr func(*Params) *float64, ok func(float64) bool, w
 		func(p *Params, s string) error {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || math.IsNaN(v) || !ok(v) {
-				return fmt.Errorf("%s=%q: expected %s", key, s, want)
+				return errors.New(key + "=" + strconv.Quote(s) + ": expected " + want)
 			}
 			*ptr(p) = v
 			return nil
@@ -36,7 +35,7 @@ func intField(key string, ptr func(*Params) *int, lo, hi int) field {
 		func(p *Params, s string) error {
 			v, err := strconv.Atoi(s)
 			if err != nil || v < lo || v > hi {
-				return fmt.Errorf("%s=%q: expected a whole number from %d to %d", key, s, lo, hi)
+				return errors.New(key + "=" + strconv.Quote(s) + ": expected a whole number from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi))
 			}
 			*ptr(p) = v
 			return nil
@@ -65,7 +64,7 @@ var fields = []field{
 				p.Method = s
 				return nil
 			}
-			return fmt.Errorf("method=%q: expected fast, nesterov or gradient", s)
+			return errors.New("method=" + strconv.Quote(s) + ": expected fast, nesterov or gradient")
 		}},
 	floatField("tol", func(p *Params) *float64 { return &p.Tol }, func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1"),
 	{"seed",
@@ -73,7 +72,7 @@ var fields = []field{
 		func(p *Params, s string) error {
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return fmt.Errorf("seed=%q: expected a whole number ≥ 0", s)
+				return errors.New("seed=" + strconv.Quote(s) + ": expected a whole number ≥ 0")
 			}
 			p.Seed = v
 			return nil
@@ -91,7 +90,7 @@ func EncodeURL(p Params) string {
 		if b.Len() > 0 {
 			b.WriteByte('&')
 		}
-		b.WriteString(f.key + "=" + url.QueryEscape(v))
+		b.WriteString(f.key + "=" + escape(v))
 	}
 	return b.String()
 }
@@ -105,9 +104,9 @@ func DecodeURL(fragment string, base Params) (Params, []string) {
 		return p, nil
 	}
 	var problems []string
-	vals, err := url.ParseQuery(fragment)
-	if err != nil {
-		return p, []string{fmt.Sprintf("the link's settings could not be read: %v", err)}
+	vals, bad := parseQuery(fragment)
+	if bad != "" {
+		problems = append(problems, bad)
 	}
 	known := map[string]bool{}
 	for _, f := range fields {
@@ -121,7 +120,7 @@ func DecodeURL(fragment string, base Params) (Params, []string) {
 	var unknown []string
 	for k := range vals {
 		if !known[k] {
-			unknown = append(unknown, fmt.Sprintf("%q is not a setting", k))
+			unknown = append(unknown, strconv.Quote(k)+" is not a setting")
 		}
 	}
 	slices.Sort(unknown)
@@ -130,4 +129,67 @@ func DecodeURL(fragment string, base Params) (Params, []string) {
 		p.Dataset = base.Dataset
 	}
 	return p, problems
+}
+
+// escape percent-encodes all but unreserved characters (RFC 3986).
+func escape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// unescape undoes escape; '+' reads as a space, as in a query string.
+func unescape(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b.WriteByte(' ')
+		case c == '%':
+			if i+2 >= len(s) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// parseQuery reads "k=v&k=v"; the first value of a key counts. bad names
+// the first part that could not be read, if any.
+func parseQuery(q string) (vals map[string][]string, bad string) {
+	vals = map[string][]string{}
+	for _, part := range strings.Split(q, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, ok1 := unescape(k)
+		val, ok2 := unescape(v)
+		if !ok1 || !ok2 {
+			if bad == "" {
+				bad = "the link's setting " + strconv.Quote(part) + " could not be read"
+			}
+			continue
+		}
+		vals[key] = append(vals[key], val)
+	}
+	return vals, bad
 }

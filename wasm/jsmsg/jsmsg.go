@@ -1,7 +1,7 @@
 //go:build js && wasm
 
-// Package jsmsg carries protocol messages across postMessage: the JSON
-// header as a string and the arrays as Float64Arrays whose buffers are
+// Package jsmsg carries protocol messages across postMessage: the header
+// as a Uint8Array and the arrays as Float64Arrays, all of whose buffers are
 // transferred, not copied. Both the page and the worker use it.
 package jsmsg
 
@@ -25,8 +25,11 @@ func Post(target js.Value, m protocol.Message) error {
 	if err != nil {
 		return err
 	}
+	h := uint8Array.New(len(header))
+	js.CopyBytesToJS(h, header)
 	arrays := array.New(len(data))
-	transfer := array.New(len(data))
+	transfer := array.New(len(data) + 1)
+	transfer.SetIndex(len(data), h.Get("buffer"))
 	for i, a := range data {
 		f := float64Array.New(len(a))
 		if len(a) > 0 {
@@ -37,7 +40,7 @@ func Post(target js.Value, m protocol.Message) error {
 		transfer.SetIndex(i, f.Get("buffer"))
 	}
 	obj := js.Global().Get("Object").New()
-	obj.Set("h", string(header))
+	obj.Set("h", h)
 	obj.Set("a", arrays)
 	target.Call("postMessage", obj, transfer)
 	return nil
@@ -45,9 +48,11 @@ func Post(target js.Value, m protocol.Message) error {
 
 // Receive decodes the data of a message event.
 func Receive(data js.Value) (protocol.Message, error) {
-	if data.Type() != js.TypeObject || data.Get("h").Type() != js.TypeString {
+	if data.Type() != js.TypeObject || !data.Get("h").InstanceOf(uint8Array) {
 		return protocol.Message{}, errors.New("protocol: not a protocol message")
 	}
+	header := make([]byte, data.Get("h").Length())
+	js.CopyBytesToGo(header, data.Get("h"))
 	a := data.Get("a")
 	var arrays [][]float64
 	if a.Type() == js.TypeObject {
@@ -66,5 +71,5 @@ func Receive(data js.Value) (protocol.Message, error) {
 			arrays[i] = v
 		}
 	}
-	return protocol.Decode([]byte(data.Get("h").String()), arrays)
+	return protocol.Decode(header, arrays)
 }

@@ -2,18 +2,20 @@
 // (ui/) and the solver's Web Worker (wasm/worker). It is defined once, here,
 // and used by both sides.
 //
-// A message crosses postMessage as two parts: a JSON header (every field
-// except the large arrays) and a list of float64 arrays, which the glue sends
-// as transferable Float64Arrays. Encode splits a Message into those parts and
-// Decode joins them again, checking the version, the kind and every array's
-// length, so that a malformed message is an error, never a panic.
+// A message crosses postMessage as two parts: a compact binary header (every
+// field except the large arrays, in the order each type's fields method
+// lists them) and a list of float64 arrays; the glue sends both as
+// transferable typed arrays. Encode splits a Message into those parts and
+// Decode joins them again, checking the version, the kind, every length and
+// every array's size, so that a malformed message is an error, never a
+// panic. The codec uses neither reflection nor fmt, which keeps both wasm
+// binaries small.
 package protocol
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // Version is the protocol's version. Decode refuses any other.
@@ -38,113 +40,247 @@ const (
 // Message is one message. ID ties replies to their request (0 for ready).
 // Exactly the body matching Kind is set; the others are nil.
 type Message struct {
-	V    int  `json:"v"`
-	ID   int  `json:"id"`
-	Kind Kind `json:"kind"`
+	V    int
+	ID   int
+	Kind Kind
 
-	Load     *Load     `json:"load,omitempty"`
-	Train    *Train    `json:"train,omitempty"`
-	Ready    *Ready    `json:"ready,omitempty"`
-	Dataset  *Dataset  `json:"dataset,omitempty"`
-	Progress *Progress `json:"progress,omitempty"`
-	Result   *Result   `json:"result,omitempty"`
-	Error    *Error    `json:"error,omitempty"`
+	Load     *Load
+	Train    *Train
+	Ready    *Ready
+	Dataset  *Dataset
+	Progress *Progress
+	Result   *Result
+	Error    *Error
 }
 
 // Load asks for a dataset: a built-in one by name, or CSV text.
 type Load struct {
-	Builtin     string  `json:"builtin,omitempty"` // name from Ready.Builtins
-	CSV         string  `json:"csv,omitempty"`     // the file's text, when Builtin is empty
-	FileName    string  `json:"fileName,omitempty"`
-	Label       string  `json:"label,omitempty"` // label column: name or 1-based index; "" = the last
-	DropMissing bool    `json:"dropMissing,omitempty"`
-	TestFrac    float64 `json:"testFrac"` // share of rows held out for the test error
-	Seed        uint64  `json:"seed"`     // seed of the split
+	Builtin     string // name from Ready.Builtins
+	CSV         string     // the file's text, when Builtin is empty
+	FileName    string
+	Label       string // label column: name or 1-based index; "" = the last
+	DropMissing bool
+	TestFrac    float64 // share of rows held out for the test error
+	Seed        uint64     // seed of the split
 }
 
 // Train asks for a run on the loaded dataset.
 type Train struct {
-	KSame   int     `json:"kSame"`
-	KDiff   int     `json:"kDiff"`
-	Flip    float64 `json:"flip"` // probability of swapping each triplet
-	Seed    uint64  `json:"seed"` // seed of the swaps
-	Eta     float64 `json:"eta"`
-	Lambda  float64 `json:"lambda"`
-	Method  string  `json:"method"` // fast | nesterov | gradient
-	Tol     float64 `json:"tol"`
-	MaxIter int     `json:"maxIter,omitempty"`
-	Warm    bool    `json:"warm"` // start from the last solution when the triplets are the same
+	KSame   int
+	KDiff   int
+	Flip    float64 // probability of swapping each triplet
+	Seed    uint64 // seed of the swaps
+	Eta     float64
+	Lambda  float64
+	Method  string // fast | nesterov | gradient
+	Tol     float64
+	MaxIter int
+	Warm    bool // start from the last solution when the triplets are the same
 }
 
 // Ready is the worker's first message.
 type Ready struct {
-	Builtins []string `json:"builtins"`
+	Builtins []string
 }
 
 // Dataset summarizes a loaded dataset.
 type Dataset struct {
-	Name        string     `json:"name"`
-	Rows        int        `json:"rows"`
-	Features    []string   `json:"features"`
-	Columns     []string   `json:"columns"` // every column, the label's included, for the label choice
-	LabelName   string     `json:"labelName"`
-	Classes     []string   `json:"classes"`
-	ClassCounts []int      `json:"classCounts"`
-	Preview     [][]string `json:"preview"` // the first rows as read, header first when there is one
-	Header      bool       `json:"header"`
-	Dropped     int        `json:"dropped"`
-	Train       int        `json:"train"`
-	Test        int        `json:"test"`
-	Notice      string     `json:"notice,omitempty"`
+	Name        string
+	Rows        int
+	Features    []string
+	Columns     []string // every column, the label's included, for the label choice
+	LabelName   string
+	Classes     []string
+	ClassCounts []int
+	Preview     [][]string // the first rows as read, header first when there is one
+	Header      bool
+	Dropped     int
+	Train       int
+	Test        int
+	Notice      string
 }
 
 // Progress is the state of a run. Iters and Gaps (arrays) hold every
 // iteration since the previous progress message, so the page can draw the
 // whole curve.
 type Progress struct {
-	Iter         int       `json:"iter"`
-	Gap          float64   `json:"gap"`
-	RelGap       float64   `json:"relGap"`
-	Dual         float64   `json:"dual"`
-	Primal       float64   `json:"primal"`
-	SumQ         float64   `json:"sumQ"`
-	Budget       float64   `json:"budget"`
-	BudgetActive bool      `json:"budgetActive"`
-	Seconds      float64   `json:"seconds"`
-	Iters        []float64 `json:"-"`
-	Gaps         []float64 `json:"-"`
+	Iter         int
+	Gap          float64
+	RelGap       float64
+	Dual         float64
+	Primal       float64
+	SumQ         float64
+	Budget       float64
+	BudgetActive bool
+	Seconds      float64
+	Iters        []float64
+	Gaps         []float64
 }
 
 // Result is the final state of a run.
 type Result struct {
 	Progress
-	Status    string  `json:"status"` // converged | iteration limit | time limit | stopped | failed
-	Method    string  `json:"method"`
-	Warm      bool    `json:"warm"` // whether the run started from the previous solution
-	Triplets  int     `json:"triplets"`
-	Swapped   int     `json:"swapped"`
-	D         int     `json:"d"`
-	N         int     `json:"n"`
-	Test      []int   `json:"test"` // rows held out (their 2-D points are drawn hollow)
-	ErrEuclid float64 `json:"errEuclid"`
-	ErrLearn  float64 `json:"errLearned"`
-	K         int     `json:"k"`
+	Status    string // converged | iteration limit | time limit | stopped | failed
+	Method    string
+	Warm      bool // whether the run started from the previous solution
+	Triplets  int
+	Swapped   int
+	D         int
+	N         int
+	Test      []int // rows held out (their 2-D points are drawn hollow)
+	ErrEuclid float64
+	ErrLearn  float64
+	K         int
 
-	A       []float64 `json:"-"` // d×d, row-major
-	Eigen   []float64 `json:"-"` // d, descending
-	Euclid  []float64 `json:"-"` // n×2, row-major
-	Learned []float64 `json:"-"` // n×2, row-major
-	Labels  []float64 `json:"-"` // n class indices
+	A       []float64 // d×d, row-major
+	Eigen   []float64 // d, descending
+	Euclid  []float64 // n×2, row-major
+	Learned []float64 // n×2, row-major
+	Labels  []float64 // n class indices
 }
 
 // Error is a request that failed, in words for the user. A load that failed
 // still carries the file's columns and first rows when they could be read,
 // so the user can choose another label column.
 type Error struct {
-	Message string     `json:"message"`
-	Columns []string   `json:"columns,omitempty"`
-	Preview [][]string `json:"preview,omitempty"`
-	Header  bool       `json:"header,omitempty"`
+	Message string
+	Columns []string
+	Preview [][]string
+	Header  bool
+}
+
+// codec is one direction of the header format: the encoder reads each
+// field through its pointer, the decoder writes it. Every type lists its
+// fields once, in fields, so the two directions cannot drift apart.
+type codec interface {
+	int(*int)
+	u64(*uint64)
+	f64(*float64)
+	bool(*bool)
+	str(*string)
+	strs(*[]string)
+	ints(*[]int)
+	rows(*[][]string)
+	decoding() bool
+}
+
+func (m *Load) fields(c codec) {
+	c.str(&m.Builtin)
+	c.str(&m.CSV)
+	c.str(&m.FileName)
+	c.str(&m.Label)
+	c.bool(&m.DropMissing)
+	c.f64(&m.TestFrac)
+	c.u64(&m.Seed)
+}
+
+func (m *Train) fields(c codec) {
+	c.int(&m.KSame)
+	c.int(&m.KDiff)
+	c.f64(&m.Flip)
+	c.u64(&m.Seed)
+	c.f64(&m.Eta)
+	c.f64(&m.Lambda)
+	c.str(&m.Method)
+	c.f64(&m.Tol)
+	c.int(&m.MaxIter)
+	c.bool(&m.Warm)
+}
+
+func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }
+
+func (m *Dataset) fields(c codec) {
+	c.str(&m.Name)
+	c.int(&m.Rows)
+	c.strs(&m.Features)
+	c.strs(&m.Columns)
+	c.str(&m.LabelName)
+	c.strs(&m.Classes)
+	c.ints(&m.ClassCounts)
+	c.rows(&m.Preview)
+	c.bool(&m.Header)
+	c.int(&m.Dropped)
+	c.int(&m.Train)
+	c.int(&m.Test)
+	c.str(&m.Notice)
+}
+
+func (m *Progress) fields(c codec) {
+	c.int(&m.Iter)
+	c.f64(&m.Gap)
+	c.f64(&m.RelGap)
+	c.f64(&m.Dual)
+	c.f64(&m.Primal)
+	c.f64(&m.SumQ)
+	c.f64(&m.Budget)
+	c.bool(&m.BudgetActive)
+	c.f64(&m.Seconds)
+}
+
+func (m *Result) fields(c codec) {
+	m.Progress.fields(c)
+	c.str(&m.Status)
+	c.str(&m.Method)
+	c.bool(&m.Warm)
+	c.int(&m.Triplets)
+	c.int(&m.Swapped)
+	c.int(&m.D)
+	c.int(&m.N)
+	c.ints(&m.Test)
+	c.f64(&m.ErrEuclid)
+	c.f64(&m.ErrLearn)
+	c.int(&m.K)
+}
+
+func (m *Error) fields(c codec) {
+	c.str(&m.Message)
+	c.strs(&m.Columns)
+	c.rows(&m.Preview)
+	c.bool(&m.Header)
+}
+
+// body returns the fields method of the body Kind names, allocating the
+// body when decoding; nil for stop and unknown kinds.
+func (m *Message) body(c codec) func(codec) {
+	alloc := c.decoding()
+	switch m.Kind {
+	case KindLoad:
+		if alloc {
+			m.Load = new(Load)
+		}
+		return m.Load.fields
+	case KindTrain:
+		if alloc {
+			m.Train = new(Train)
+		}
+		return m.Train.fields
+	case KindReady:
+		if alloc {
+			m.Ready = new(Ready)
+		}
+		return m.Ready.fields
+	case KindDataset:
+		if alloc {
+			m.Dataset = new(Dataset)
+		}
+		return m.Dataset.fields
+	case KindProgress:
+		if alloc {
+			m.Progress = new(Progress)
+		}
+		return m.Progress.fields
+	case KindResult:
+		if alloc {
+			m.Result = new(Result)
+		}
+		return m.Result.fields
+	case KindError:
+		if alloc {
+			m.Error = new(Error)
+		}
+		return m.Error.fields
+	}
+	return nil
 }
 
 // arrays lists the large arrays of m in their fixed order.
@@ -162,7 +298,7 @@ func arrays(m *Message) []*[]float64 {
 	return nil
 }
 
-// Encode splits m into its JSON header and its arrays. It sets m.V.
+// Encode splits m into its header and its arrays. It sets m.V.
 func Encode(m Message) (header []byte, data [][]float64, err error) {
 	m.V = Version
 	if err := m.check(); err != nil {
@@ -171,25 +307,47 @@ func Encode(m Message) (header []byte, data [][]float64, err error) {
 	for _, a := range arrays(&m) {
 		data = append(data, *a)
 	}
-	header, err = json.Marshal(m)
-	return header, data, err
+	w := &writer{}
+	w.int(&m.V)
+	w.int(&m.ID)
+	kind := string(m.Kind)
+	w.str(&kind)
+	if f := m.body(w); f != nil {
+		f(w)
+	}
+	return w.b, data, nil
 }
 
 // Decode joins a header and its arrays into a message and checks it.
 func Decode(header []byte, data [][]float64) (Message, error) {
 	var m Message
-	if err := json.Unmarshal(header, &m); err != nil {
-		return Message{}, fmt.Errorf("protocol: bad header: %v", err)
+	r := &reader{b: header}
+	r.int(&m.V)
+	if r.err == nil && m.V != Version {
+		return Message{}, errors.New("protocol: version " + strconv.Itoa(m.V) + ", want " + strconv.Itoa(Version))
 	}
-	if m.V != Version {
-		return Message{}, fmt.Errorf("protocol: version %d, want %d", m.V, Version)
+	r.int(&m.ID)
+	var kind string
+	r.str(&kind)
+	m.Kind = Kind(kind)
+	if r.err != nil {
+		return Message{}, r.err
 	}
-	if err := m.check(); err != nil {
-		return Message{}, err
+	if !known[m.Kind] {
+		return Message{}, errors.New("protocol: unknown kind " + strconv.Quote(kind))
+	}
+	if f := m.body(r); f != nil {
+		f(r)
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errors.New("protocol: " + strconv.Itoa(len(r.b)) + " bytes left over after a " + kind + " message")
+	}
+	if r.err != nil {
+		return Message{}, r.err
 	}
 	slots := arrays(&m)
 	if len(data) != len(slots) {
-		return Message{}, fmt.Errorf("protocol: %s carries %d arrays, want %d", m.Kind, len(data), len(slots))
+		return Message{}, errors.New("protocol: " + kind + " carries " + strconv.Itoa(len(data)) + " arrays, want " + strconv.Itoa(len(slots)))
 	}
 	for i, a := range slots {
 		*a = data[i]
@@ -197,25 +355,26 @@ func Decode(header []byte, data [][]float64) (Message, error) {
 	return m, m.checkArrays()
 }
 
+var known = map[Kind]bool{KindLoad: true, KindTrain: true, KindStop: true, KindReady: true,
+	KindDataset: true, KindProgress: true, KindResult: true, KindError: true}
+
 // check verifies that exactly the body matching Kind is set.
 func (m *Message) check() error {
-	bodies := map[Kind]bool{
-		KindLoad: m.Load != nil, KindTrain: m.Train != nil, KindStop: false,
-		KindReady: m.Ready != nil, KindDataset: m.Dataset != nil, KindProgress: m.Progress != nil,
-		KindResult: m.Result != nil, KindError: m.Error != nil,
+	if !known[m.Kind] {
+		return errors.New("protocol: unknown kind " + strconv.Quote(string(m.Kind)))
 	}
-	want, ok := bodies[m.Kind]
-	if !ok {
-		return fmt.Errorf("protocol: unknown kind %q", m.Kind)
+	set := map[Kind]bool{
+		KindLoad: m.Load != nil, KindTrain: m.Train != nil, KindReady: m.Ready != nil, KindDataset: m.Dataset != nil,
+		KindProgress: m.Progress != nil, KindResult: m.Result != nil, KindError: m.Error != nil,
 	}
 	n := 0
-	for _, set := range bodies {
-		if set {
+	for _, s := range set {
+		if s {
 			n++
 		}
 	}
-	if (m.Kind == KindStop && n != 0) || (m.Kind != KindStop && (!want || n != 1)) {
-		return fmt.Errorf("protocol: a %s message must carry its own body and no other", m.Kind)
+	if (m.Kind == KindStop && n != 0) || (m.Kind != KindStop && (!set[m.Kind] || n != 1)) {
+		return errors.New("protocol: a " + string(m.Kind) + " message must carry its own body and no other")
 	}
 	return nil
 }
@@ -238,27 +397,28 @@ func (m *Message) checkArrays() error {
 	if r == nil {
 		return nil
 	}
+	itoa := strconv.Itoa
 	if r.D < 0 || r.N < 0 || r.D > 1<<12 || r.N > 1<<22 {
-		return fmt.Errorf("protocol: bad result size %d×%d", r.N, r.D)
+		return errors.New("protocol: bad result size " + itoa(r.N) + "×" + itoa(r.D))
 	}
 	switch {
 	case len(r.A) != r.D*r.D:
-		return fmt.Errorf("protocol: A has %d entries, want %d", len(r.A), r.D*r.D)
+		return errors.New("protocol: A has " + itoa(len(r.A)) + " entries, want " + itoa(r.D*r.D))
 	case len(r.Eigen) != r.D:
-		return fmt.Errorf("protocol: %d eigenvalues, want %d", len(r.Eigen), r.D)
+		return errors.New("protocol: " + itoa(len(r.Eigen)) + " eigenvalues, want " + itoa(r.D))
 	case len(r.Euclid) != 2*r.N || len(r.Learned) != 2*r.N:
-		return fmt.Errorf("protocol: projections have %d and %d coordinates, want %d", len(r.Euclid), len(r.Learned), 2*r.N)
+		return errors.New("protocol: projections have " + itoa(len(r.Euclid)) + " and " + itoa(len(r.Learned)) + " coordinates, want " + itoa(2*r.N))
 	case len(r.Labels) != r.N:
-		return fmt.Errorf("protocol: %d labels, want %d", len(r.Labels), r.N)
+		return errors.New("protocol: " + itoa(len(r.Labels)) + " labels, want " + itoa(r.N))
 	}
 	for _, i := range r.Test {
 		if i < 0 || i >= r.N {
-			return fmt.Errorf("protocol: test row %d out of range [0,%d)", i, r.N)
+			return errors.New("protocol: test row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
 		}
 	}
 	for _, v := range r.Labels {
 		if v != math.Trunc(v) || v < 0 {
-			return fmt.Errorf("protocol: label %v is not a class index", v)
+			return errors.New("protocol: label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
 		}
 	}
 	return nil

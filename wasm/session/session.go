@@ -71,6 +71,24 @@ type Session struct {
 	swapped []bool
 	xAll    *mat.Dense // every row, standardized with the training rows' mean and std
 	warm    []float64  // q of the last run on prob
+
+	// The Euclidean view and error depend only on the data and the split.
+	euclid    []float64
+	errEuclid float64
+}
+
+// euclidView computes the Euclidean projection and k-NN error once per
+// standardized dataset.
+func (s *Session) euclidView() {
+	if s.euclid != nil {
+		return
+	}
+	s.euclid = flatten(core.Project(s.xAll, nil, s.train))
+	if len(s.test) > 0 {
+		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
+		k := min(DefaultK, len(s.train))
+		s.errEuclid = core.KNNError(nil, core.SelectRows(s.xAll, s.train), ytr, core.SelectRows(s.xAll, s.test), yte, k)
+	}
 }
 
 type problemKey struct {
@@ -240,7 +258,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 			return fail("%v", err)
 		}
 		s.key, s.prob, s.swapped, s.warm = key, p, swapped, nil
-		s.xAll = st.Transform(s.ds.X)
+		s.xAll, s.euclid = st.Transform(s.ds.X), nil
 	}
 	p := s.prob
 	p.Eta, p.Lambda = req.Eta, req.Lambda
@@ -270,6 +288,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	if err != nil {
 		return fail("%v", err)
 	}
+
 	s.warm = res.Q
 
 	out := &protocol.Result{Progress: progress(res.Progress), Method: method.String(), Warm: warm,
@@ -292,18 +311,24 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		}
 	}
 	out.Eigen = core.Eigenvalues(res.A)
-	out.Euclid = flatten(core.Project(s.xAll, nil, s.train))
-	out.Learned = flatten(core.Project(s.xAll, res.A, s.train))
+	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
+	// is the learned metric's, for both the picture and k-NN.
+	var root mat.SymDense
+	core.SqrtTo(&root, res.A)
+	var mapped mat.Dense
+	mapped.Mul(s.xAll, &root)
+	s.euclidView()
+	out.Euclid = s.euclid
+	out.Learned = flatten(core.Project(&mapped, nil, s.train))
 	out.Labels = make([]float64, n)
 	for i, c := range s.ds.Labels {
 		out.Labels[i] = float64(c)
 	}
 	out.K = min(DefaultK, len(s.train))
 	if len(s.test) > 0 {
-		xte := core.SelectRows(s.xAll, s.test)
 		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
-		out.ErrEuclid = core.KNNError(nil, p.X, ytr, xte, yte, out.K)
-		out.ErrLearn = core.KNNError(res.A, p.X, ytr, xte, yte, out.K)
+		out.ErrEuclid = s.errEuclid
+		out.ErrLearn = core.KNNError(nil, core.SelectRows(&mapped, s.train), ytr, core.SelectRows(&mapped, s.test), yte, out.K)
 	}
 	return out, nil
 }

@@ -83,6 +83,18 @@ func (w *worker) receive(data js.Value) {
 		w.queue = kept
 		return
 	}
+	// A newer request supersedes queued ones of its kind (a slider sends
+	// many): only the last is worth running. The page ignores replies to
+	// ids it has moved past, so the dropped ones need none.
+	if m.Kind == protocol.KindTrain || m.Kind == protocol.KindLoad {
+		kept := w.queue[:0]
+		for _, q := range w.queue {
+			if q.Kind != protocol.KindTrain && !(q.Kind == protocol.KindLoad && m.Kind == protocol.KindLoad) {
+				kept = append(kept, q)
+			}
+		}
+		w.queue = kept
+	}
 	w.queue = append(w.queue, m)
 	select {
 	case w.wake <- struct{}{}:

@@ -1,0 +1,12 @@
+// Starts the page's Go program (build/app.wasm, built from ui/). Nothing is
+// fetched from another origin.
+'use strict';
+(function () {
+  const go = new Go();
+  WebAssembly.instantiateStreaming(fetch('build/app.wasm'), go.importObject)
+    .then((r) => go.run(r.instance))
+    .catch((err) => {
+      const p = document.getElementById('boot');
+      if (p) p.textContent = 'The page could not start: ' + err + '. Run ./build.sh (or go run serve.go) and reload.';
+    });
+})();

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the app into build/: the page's program (app.wasm, from ui/) and the
+# solver's worker program (worker.wasm, from wasm/worker), both for
+# GOOS=js GOARCH=wasm, stripped; copies wasm_exec.js from this Go; writes
+# pre-compressed .gz copies and prints the sizes.
+set -euo pipefail
+cd "$(dirname "$0")"
+out=build
+mkdir -p "$out"
+flags=(-trimpath -ldflags="-s -w")
+GOOS=js GOARCH=wasm go build "${flags[@]}" -o "$out/app.wasm.tmp" ./ui
+GOOS=js GOARCH=wasm go build "${flags[@]}" -o "$out/worker.wasm.tmp" ./wasm/worker
+mv "$out/app.wasm.tmp" "$out/app.wasm"
+mv "$out/worker.wasm.tmp" "$out/worker.wasm"
+cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+total=0
+printf '%-16s %12s %12s\n' file bytes gzip
+for f in app.wasm worker.wasm wasm_exec.js; do
+  gzip -9 -n -c "$out/$f" > "$out/$f.gz"
+  raw=$(wc -c < "$out/$f")
+  gz=$(wc -c < "$out/$f.gz")
+  printf '%-16s %12d %12d\n' "$f" "$raw" "$gz"
+  case $f in *.wasm) total=$((total + gz)) ;; esac
+done
+printf 'both wasm binaries, gzip: %d bytes (%.2f MiB; the target is at most 2 MiB)\n' "$total" "$(echo "$total / 1048576" | bc -l)"

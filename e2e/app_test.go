@@ -1,0 +1,225 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A newcomer's path: open the page, pick Iris, Train.
+func TestNewcomer(t *testing.T) {
+	p := open(t, "")
+	p.set("dataset-select", "Iris")
+	p.waitTrainEnabled()
+	p.recordStatuses()
+	p.click("train")
+	p.waitStatus("converged", 60*time.Second)
+
+	var statuses []string
+	p.eval(`window.__statuses`, &statuses)
+	if len(statuses) < 2 || statuses[0] != "running" || statuses[len(statuses)-1] != "converged" {
+		t.Errorf("statuses %q: want running … converged", statuses)
+	}
+	rel, err := strconv.ParseFloat(p.text("rel-gap-value"), 64)
+	if err != nil || !(rel >= 0 && rel <= 1e-6) {
+		t.Errorf("rel-gap-value %q: want a number in [0, 1e-6]", p.text("rel-gap-value"))
+	}
+	if _, err := strconv.ParseFloat(p.text("gap-value"), 64); err != nil {
+		t.Errorf("gap-value %q is not a number", p.text("gap-value"))
+	}
+	// The chart holds a point per iteration reported, and draws them.
+	iters := p.text("iteration")
+	var points string
+	var pathLen int
+	p.eval(`document.querySelector('[data-testid="gap-chart"]').dataset.points`, &points)
+	p.eval(`(document.querySelector('[data-testid="gap-chart"] path.curve') || {getAttribute: () => ""}).getAttribute('d').length`, &pathLen)
+	if points != iters || iters == "0" || pathLen == 0 {
+		t.Errorf("chart has %s points and a path of %d bytes; %s iterations", points, pathLen, iters)
+	}
+	// Both projections draw all 150 rows: one marker ("M") per row.
+	for _, id := range []string{"projection-euclid", "projection-learned"} {
+		var n int
+		p.eval(`[...document.querySelectorAll('[data-testid="`+id+`"] path.pts')].reduce((s, e) => s + (e.getAttribute('d').match(/M/g) || []).length, 0)`, &n)
+		if n != 150 {
+			t.Errorf("%s draws %d points, want 150", id, n)
+		}
+	}
+	for _, id := range []string{"error-euclid", "error-learned"} {
+		v := p.text(id)
+		f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		if err != nil || f < 0 || f > 100 {
+			t.Errorf("%s = %q: want a percentage", id, v)
+		}
+	}
+	var canvas bool
+	p.eval(`!!document.querySelector('[data-testid="metric-heatmap"] canvas')`, &canvas)
+	if !canvas {
+		t.Error("no heat map")
+	}
+	if m := p.text("message"); m != "" {
+		t.Errorf("message %q after a clean run", m)
+	}
+	p.screenshot("trained-iris.png")
+}
+
+// writeCSV writes a file for the file input.
+func writeCSV(t *testing.T, name, text string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (p *page) upload(file string) {
+	p.t.Helper()
+	p.run(chromedp.SetUploadFiles(`[data-testid="csv-input"]`, []string{file}, chromedp.ByQuery))
+}
+
+// Upload a CSV whose label is the first column, choose it, train.
+func TestUpload(t *testing.T) {
+	p := open(t, "")
+	var b strings.Builder
+	b.WriteString("species;height;width;depth\n")
+	for i := 0; i < 30; i++ {
+		c := []string{"cat", "dog"}[i%2]
+		b.WriteString(c + ";" + strconv.Itoa(10+i%2*5+i%7) + ";" + strconv.Itoa(3+i%2*4+i%3) + ";" + strconv.Itoa(i%5) + "\n")
+	}
+	p.upload(writeCSV(t, "pets.csv", b.String()))
+	// The last column (depth: numbers) is not a label we can use as is
+	// here, but it reads; choose the real label.
+	p.poll(`document.querySelectorAll('[data-testid="label-select"] option').length === 4`, 10*time.Second)
+	p.set("label-select", "species")
+	p.poll(`document.querySelector('[data-testid="label-select"]').value === "species" && !document.querySelector('[data-testid="train"]').disabled`, 10*time.Second)
+	p.click("train")
+	p.waitStatus("converged", 60*time.Second)
+	var n int
+	p.eval(`[...document.querySelectorAll('[data-testid="projection-learned"] path.pts')].reduce((s, e) => s + (e.getAttribute('d').match(/M/g) || []).length, 0)`, &n)
+	if n != 30 {
+		t.Errorf("%d points drawn, want 30", n)
+	}
+}
+
+// Broken files: the message names the row or column; nothing crashes.
+func TestBrokenCSV(t *testing.T) {
+	p := open(t, "")
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"ragged.csv", "a,b,y\n1,2,p\n3,4,q\n5,p\n6,7,q\n", []string{"line 4", "2 fields, expected 3"}},
+		{"text.csv", "a,b,y\n1,2,p\n3,four,q\n5,6,p\n", []string{"line 3", `"b"`, `"four"`}},
+		{"oneclass.csv", "a,b,y\n1,2,p\n3,4,p\n5,6,p\n", []string{"one class", `"p"`}},
+	} {
+		p.upload(writeCSV(t, c.name, c.text))
+		p.poll(`document.querySelector('[data-testid="status"]').textContent === "error" && document.querySelector('[data-testid="message"]').textContent.includes(`+strconv.Quote(c.want[0])+`)`, 10*time.Second)
+		msg := p.text("message")
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: message %q lacks %q", c.name, msg, w)
+			}
+		}
+		var disabled bool
+		p.eval(`document.querySelector('[data-testid="train"]').disabled`, &disabled)
+		if !disabled {
+			t.Errorf("%s: Train enabled after a failed load", c.name)
+		}
+	}
+	// The page still works: a built-in dataset loads and trains.
+	p.set("dataset-select", "Wine")
+	p.waitTrainEnabled()
+	p.click("train")
+	p.waitStatus("converged", 60*time.Second)
+}
+
+// A header and labels full of markup are shown as text and run nothing.
+func TestMarkupIsText(t *testing.T) {
+	p := open(t, "")
+	evil := `<img src=x onerror="window.__xss=1">`
+	label := `<script>window.__xss=2</script>`
+	csv := `"` + strings.ReplaceAll(evil, `"`, `""`) + `",b,"` + `<b>class</b>` + "\"\n"
+	for i := 0; i < 20; i++ {
+		l := label
+		if i%2 == 1 {
+			l = `<i onmouseover="window.__xss=3">two</i>`
+		}
+		csv += strconv.Itoa(i%2*3+i%5) + "," + strconv.Itoa(i%3) + ",\"" + strings.ReplaceAll(l, `"`, `""`) + "\"\n"
+	}
+	p.upload(writeCSV(t, "<svg onload=alert(1)>.csv", csv))
+	p.waitTrainEnabled()
+	p.click("train")
+	p.waitStatus("converged", 60*time.Second)
+	// Hover a point so class names are shown there too.
+	p.eval(`(() => { const s = document.querySelector('[data-testid="projection-learned"]'); const r = s.getBoundingClientRect();
+		for (let x = 0; x < r.width; x += 4) for (let y = 0; y < r.height; y += 4)
+			s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + x, clientY: r.top + y, bubbles: true}));
+		return true })()`, new(bool))
+	time.Sleep(200 * time.Millisecond)
+	var xss any
+	p.eval(`window.__xss === undefined ? null : window.__xss`, &xss)
+	if xss != nil {
+		t.Fatalf("markup from the CSV ran: window.__xss = %v", xss)
+	}
+	var injected int
+	p.eval(`document.querySelectorAll('body img, body script, body i, body b').length`, &injected)
+	if injected != 0 {
+		t.Errorf("%d elements from the CSV's markup are in the page", injected)
+	}
+	var th, option string
+	p.eval(`document.querySelector('[data-testid="preview"] th').textContent`, &th)
+	p.eval(`document.querySelector('[data-testid="label-select"] option:checked').textContent`, &option)
+	if th != evil || option != "<b>class</b>" {
+		t.Errorf("header shown as %q and label column as %q; want the text itself", th, option)
+	}
+	var body string
+	p.eval(`document.body.textContent`, &body)
+	if !strings.Contains(body, label) {
+		t.Errorf("the class name %q is not shown as text", label)
+	}
+}
+
+// Stop during a long run takes effect within 100 ms; the main thread has no
+// long task (> 50 ms) while training.
+func TestStop(t *testing.T) {
+	p := open(t, "")
+	p.eval(`(() => { window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration) })
+		.observe({type: 'longtask'}); return true })()`, new(bool))
+	p.set("dataset-select", "Sonar")
+	p.waitTrainEnabled()
+	p.set("tol", "1e-9")
+	p.eval(`window.__long = []; true`, new(bool))
+	p.click("train")
+	p.waitStatus("running", 5*time.Second)
+	// Let it run, and check the page answers meanwhile.
+	start := time.Now()
+	var frames int
+	p.eval(`new Promise((ok) => { let n = 0; const t0 = performance.now();
+		const f = () => { n++; if (performance.now() - t0 < 1500) requestAnimationFrame(f); else ok(n) }; requestAnimationFrame(f) })`, &frames)
+	t.Logf("%d animation frames in %.1f s while training", frames, time.Since(start).Seconds())
+	if p.text("status") != "running" {
+		t.Fatalf("status %q: the run ended before Stop", p.text("status"))
+	}
+	var ms float64
+	p.eval(`new Promise((ok) => { const s = document.querySelector('[data-testid="status"]');
+		const t0 = performance.now();
+		new MutationObserver(() => { if (s.textContent === 'stopped') ok(performance.now() - t0) }).observe(s, {childList: true, characterData: true, subtree: true});
+		document.querySelector('[data-testid="stop"]').click() })`, &ms)
+	t.Logf("stop took effect in %.1f ms", ms)
+	if ms > 100 {
+		t.Errorf("stop took %.1f ms, want ≤ 100", ms)
+	}
+	var long []float64
+	p.eval(`window.__long`, &long)
+	if len(long) > 0 {
+		t.Errorf("long tasks on the main thread while training: %v ms", long)
+	}
+	if frames < 30 {
+		t.Errorf("only %d frames in 1.5 s: the page is not responsive", frames)
+	}
+}

@@ -1,0 +1,241 @@
+// Package e2e tests the app in a real browser: it builds the app, starts
+// serve.go's server on a free loopback port and drives Debian's Chromium
+// with chromedp. Run from the project: go test ./e2e (the README's test
+// command does, after installing Chromium if needed).
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	baseURL  string
+	allocCtx context.Context
+	outDir   string
+)
+
+func chromium() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no Chromium at /usr/bin/chromium: install it with `apt-get install -y chromium` (bash .ci/test.sh does so when run as root), or set CHROMIUM to its path")
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	browser, err := chromium()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	root, _ := filepath.Abs("..")
+	outDir = filepath.Join(root, "e2e", "out")
+	os.MkdirAll(outDir, 0o755)
+
+	build := exec.Command("bash", "build.sh")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: build.sh failed: %v\n%s", err, out)
+		return 1
+	}
+	tmp, _ := os.MkdirTemp("", "rml-e2e")
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "serve")
+	gb := exec.Command("go", "build", "-o", bin, "serve.go")
+	gb.Dir = root
+	if out, err := gb.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: building serve.go: %v\n%s", err, out)
+		return 1
+	}
+	srv := exec.Command(bin, "-port", "0", "-no-build")
+	srv.Dir = root
+	stdout, _ := srv.StdoutPipe()
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: starting serve:", err)
+		return 1
+	}
+	defer srv.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "serving ") {
+		fmt.Fprintf(os.Stderr, "e2e: serve said %q (%v)\n", line, err)
+		return 1
+	}
+	baseURL = strings.TrimSpace(strings.TrimPrefix(line, "serving "))
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browser),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
+		chromedp.WindowSize(1400, 1100),
+	}
+	var cancel context.CancelFunc
+	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	return m.Run()
+}
+
+// page is one browser tab with the app open; it records console errors,
+// uncaught exceptions and failed loads, which fail the test at its end.
+type page struct {
+	t      *testing.T
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+func open(t *testing.T, fragment string) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
+		// This chromedp's protocol tables predate some of Chromium's event
+		// fields; those events are not used here.
+		if !strings.HasPrefix(format, "could not unmarshal event") {
+			t.Logf("chromedp: "+format, args...)
+		}
+	}))
+	t.Cleanup(cancel)
+	ctx, cancel2 := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancel2)
+	p := &page{t: t, ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			line := "console." + string(ev.Type) + ": " + strings.Join(parts, " ")
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert {
+				p.errors = append(p.errors, line)
+			} else if testing.Verbose() {
+				t.Log(line)
+			}
+		case *runtime.EventExceptionThrown:
+			p.errors = append(p.errors, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails))
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.LevelError {
+				p.errors = append(p.errors, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
+			}
+		}
+	})
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, e := range p.errors {
+			t.Errorf("browser: %s", e)
+		}
+	})
+	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
+	p.waitTrainEnabled()
+	return p
+}
+
+func describe(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil {
+		return d.Exception.Description
+	}
+	return ""
+}
+
+func (p *page) run(actions ...chromedp.Action) {
+	p.t.Helper()
+	if err := chromedp.Run(p.ctx, actions...); err != nil {
+		p.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates a JavaScript expression (awaiting a promise) into out.
+func (p *page) eval(expr string, out any) {
+	p.t.Helper()
+	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
+}
+
+func (p *page) text(testid string) string {
+	p.t.Helper()
+	var s string
+	p.eval(`(document.querySelector('[data-testid="`+testid+`"]') || {textContent: ""}).textContent`, &s)
+	return s
+}
+
+// poll waits until expr is truthy.
+func (p *page) poll(expr string, timeout time.Duration) {
+	p.t.Helper()
+	var ok bool
+	if err := chromedp.Run(p.ctx, chromedp.Poll(expr, &ok, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+		p.t.Fatalf("waiting for %s: %v (status %q, message %q)", expr, err, p.text("status"), p.text("message"))
+	}
+}
+
+func (p *page) waitTrainEnabled() {
+	p.t.Helper()
+	p.poll(`(() => { const b = document.querySelector('[data-testid="train"]'); return !!b && !b.disabled })()`, 30*time.Second)
+}
+
+func (p *page) waitStatus(status string, timeout time.Duration) {
+	p.t.Helper()
+	p.poll(`document.querySelector('[data-testid="status"]').textContent === "`+status+`"`, timeout)
+}
+
+// set changes a control's value as a user would: value, then input and
+// change events.
+func (p *page) set(testid, value string) {
+	p.t.Helper()
+	var ok bool
+	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector('[data-testid=%q]'); if (!e) return false;
+		e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, testid, value), &ok)
+	if !ok {
+		p.t.Fatalf("no control %q", testid)
+	}
+}
+
+func (p *page) click(testid string) {
+	p.t.Helper()
+	p.run(chromedp.Click(`[data-testid="`+testid+`"]`, chromedp.ByQuery))
+}
+
+// recordStatuses starts recording every status text the page shows.
+func (p *page) recordStatuses() {
+	p.t.Helper()
+	var ok bool
+	p.eval(`(() => { window.__statuses = []; const s = document.querySelector('[data-testid="status"]');
+		new MutationObserver(() => window.__statuses.push(s.textContent)).observe(s, {childList: true, characterData: true, subtree: true}); return true })()`, &ok)
+}
+
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	var buf []byte
+	p.run(chromedp.FullScreenshot(&buf, 100))
+	if err := os.WriteFile(filepath.Join(outDir, name), buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}

@@ -1,0 +1,207 @@
+// Command serve builds the app when its build is missing or older than the
+// sources, then serves it on 127.0.0.1 (go run serve.go [-port 8080]).
+//
+// It serves index.html, assets/ and build/ only: no directory listings,
+// nothing else from the tree, wasm as application/wasm, the pre-compressed
+// .gz copies when the browser accepts gzip, and a content security policy
+// that allows nothing from another origin.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// outputs are what build.sh writes; sources are what they are built from.
+var (
+	outputs = []string{"build/app.wasm", "build/worker.wasm", "build/wasm_exec.js"}
+	sources = []string{"core", "wasm", "ui", "assets", "go.mod", "go.sum", "build.sh"}
+)
+
+func main() {
+	port := flag.Int("port", 8080, "port on 127.0.0.1 (0 picks a free one)")
+	noBuild := flag.Bool("no-build", false, "serve what is in build/ without checking that it is up to date")
+	flag.Parse()
+	root, err := os.Getwd()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "index.html")); err != nil {
+		log.Fatal("serve: run it from the project's top directory (where index.html is)")
+	}
+	if !*noBuild {
+		if why := stale(root); why != "" {
+			fmt.Println("building:", why)
+			cmd := exec.Command("bash", "build.sh")
+			cmd.Dir, cmd.Stdout, cmd.Stderr = root, os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				log.Fatalf("serve: build.sh failed: %v", err)
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", *port))
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	fmt.Printf("serving http://%s/\n", ln.Addr())
+	srv := &http.Server{Handler: handler(root), ReadHeaderTimeout: 10 * time.Second}
+	log.Fatal(srv.Serve(ln))
+}
+
+// stale says why the build must be redone, or "" if it is up to date.
+func stale(root string) string {
+	var oldest time.Time
+	for _, o := range outputs {
+		st, err := os.Stat(filepath.Join(root, o))
+		if err != nil {
+			return o + " is missing"
+		}
+		if oldest.IsZero() || st.ModTime().Before(oldest) {
+			oldest = st.ModTime()
+		}
+	}
+	var newer string
+	for _, s := range sources {
+		filepath.WalkDir(filepath.Join(root, s), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || newer != "" {
+				return nil
+			}
+			if d.IsDir() {
+				if d.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if s == "assets" && !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".csv") {
+				return nil // served as they are, not built
+			}
+			if info, err := d.Info(); err == nil && info.ModTime().After(oldest) {
+				newer = p
+			}
+			return nil
+		})
+	}
+	if newer != "" {
+		rel, _ := filepath.Rel(root, newer)
+		return rel + " is newer than the build"
+	}
+	return ""
+}
+
+// csp allows scripts, styles, workers and fetches from this origin only;
+// WebAssembly needs 'wasm-unsafe-eval'; Vecty sets inline style attributes.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors *"
+
+// handler serves the app's files from root.
+func handler(root string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name, ok := allowed(r.URL.Path)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		file := filepath.Join(root, filepath.FromSlash(name))
+		st, err := os.Stat(file)
+		if err != nil || !st.Mode().IsRegular() {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Content-Type", contentType(name))
+		if strings.HasPrefix(name, "build/") {
+			h.Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r) {
+				if gz, err := os.Stat(file + ".gz"); err == nil && !gz.ModTime().Before(st.ModTime()) {
+					h.Set("Content-Encoding", "gzip")
+					file = file + ".gz"
+				}
+			}
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		defer f.Close()
+		info, _ := f.Stat()
+		http.ServeContent(w, r, "", info.ModTime(), f)
+	})
+}
+
+// allowed maps a URL path to a file of the app, or says no: "/" is
+// index.html; assets/ (but not its Go source) and build/ are served.
+func allowed(urlPath string) (string, bool) {
+	if urlPath == "/" || urlPath == "/index.html" {
+		return "index.html", true
+	}
+	if strings.Contains(urlPath, "\\") || strings.Contains(urlPath, "\x00") {
+		return "", false
+	}
+	clean := path.Clean(urlPath)
+	if clean != urlPath || strings.HasSuffix(urlPath, "/") {
+		return "", false // no "..", no "//", no directory listings
+	}
+	name := strings.TrimPrefix(clean, "/")
+	switch {
+	case strings.HasPrefix(name, "assets/") && !strings.HasSuffix(name, ".go"):
+	case strings.HasPrefix(name, "build/") && !strings.HasSuffix(name, ".gz"):
+	default:
+		return "", false
+	}
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".wasm":
+		return "application/wasm"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".csv":
+		return "text/csv; charset=utf-8"
+	}
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.TrimSpace(strings.ReplaceAll(q, " ", "")) != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+

@@ -1,0 +1,70 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+
+	"github.com/rml-lab/rml/ui/store"
+)
+
+// App is the page. It renders from the store; every change goes through
+// glue.Dispatch.
+type App struct {
+	vecty.Core
+	glue  *glue
+	chart *Chart // one instance, so progress can redraw it alone
+}
+
+// Render lays out the six panels: controls on the left, views on the right.
+func (a *App) Render() vecty.ComponentOrHTML {
+	s, d := a.glue.state, a.glue.Dispatch
+	var res = s.Result
+
+	return elem.Body(
+		elem.Header(vecty.Markup(vecty.Class("top")),
+			elem.Heading1(vecty.Text("Robust metric learning")),
+			elem.Paragraph(vecty.Markup(vecty.Class("sub")),
+				vecty.Text("Learn a Mahalanobis metric from triplets “x is closer to y than to z” when some are wrong "+
+					"(Huang, Jin, Xu & Liu, 2010). Everything runs in this page.")),
+			elem.Paragraph(vecty.Markup(vecty.Class("status-line")),
+				vecty.Text("Status: "),
+				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status))), vecty.Text(string(s.Status))),
+			),
+		),
+		messageLine(s),
+		elem.Main(vecty.Markup(vecty.Class("layout")),
+			elem.Div(vecty.Markup(vecty.Class("controls")),
+				&DataPanel{State: s, Dispatch: d, Key: dataKeyOf(s)},
+				sidePanel(s, d),
+				paramPanel(s, d),
+			),
+			elem.Div(vecty.Markup(vecty.Class("views")),
+				a.chart,
+				&Projections{Result: res, Data: s.Data, Version: s.Version},
+				resultPanel(s),
+			),
+		),
+		elem.Footer(vecty.Markup(vecty.Class("foot")),
+			vecty.Text("Shared links keep every setting and the seed, so they rebuild the same run. Nothing leaves this page."),
+		),
+	)
+}
+
+func messageLine(s *store.State) *vecty.HTML {
+	kind, role := "error", "alert"
+	if s.Notice {
+		kind, role = "notice", "status"
+	}
+	if s.Message == "" {
+		kind = "empty"
+	}
+	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "message"), vecty.Class("message", kind), vecty.Attribute("role", role)),
+		vecty.Text(s.Message))
+}
+
+// panel is a titled section.
+func panel(title, class string, children ...vecty.MarkupOrChild) *vecty.HTML {
+	return elem.Section(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("panel", class)), elem.Heading2(vecty.Text(title))}, children...)...)
+}

@@ -1,0 +1,147 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+
+	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
+)
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// svg makes an SVG element; Vecty needs the namespace on every one.
+func svg(tag string, m ...vecty.MarkupOrChild) *vecty.HTML {
+	return vecty.Tag(tag, append([]vecty.MarkupOrChild{vecty.Markup(vecty.Namespace(svgNS))}, m...)...)
+}
+
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// plain writes a number so that a program can read it back (the test hooks).
+func plain(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// Chart is panel 4: Δ_t against t on a log scale, drawn as it runs, with
+// the numbers beside it; hovering shows the values at an iteration.
+//
+// It reads the store itself (the trace, the latest progress, the
+// tolerance), so that a progress message can redraw it alone.
+type Chart struct {
+	vecty.Core
+	State   *store.State
+	hover   int // index into the trace under the pointer
+	hovered bool
+}
+
+const chartW, chartH = 560.0, 240.0
+
+func (c *Chart) Render() vecty.ComponentOrHTML {
+	s := c.State
+	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Params.Tol
+	box := draw.Box{X: 52, Y: 12, W: chartW - 64, H: chartH - 46}
+	children := []vecty.MarkupOrChild{vecty.Markup(
+		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
+		vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" "+f1(chartH)), vecty.Attribute("role", "img"),
+		vecty.Attribute("aria-label", "duality gap against iteration, log scale"),
+		event.MouseMove(func(e *vecty.Event) { c.pointer(e, box, iters, gaps) }),
+		event.MouseLeave(func(*vecty.Event) { c.hovered = false; vecty.Rerender(c) }),
+	)}
+	children = append(children, svg("rect", vecty.Markup(vecty.Class("plot-bg"),
+		vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H))))
+	cv, ok := draw.NewCurve(box, iters, gaps)
+	if ok {
+		var grid, labels []vecty.MarkupOrChild
+		gridPath := ""
+		for e := cv.YLo; e <= cv.YHi; e++ {
+			y := cv.Y(math.Pow(10, e))
+			gridPath += "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
+			labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", y+4), vecty.Attribute("text-anchor", "end")),
+				vecty.Text("1e"+strconv.Itoa(int(e)))))
+		}
+		for _, t := range draw.Ticks(0, cv.XMax, 5) {
+			x := cv.X(t)
+			gridPath += "M" + f1(x) + " " + f1(box.Y) + "v" + f1(box.H)
+			labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", x), vecty.Attribute("y", box.Y+box.H+16), vecty.Attribute("text-anchor", "middle")),
+				vecty.Text(strconv.FormatFloat(t, 'f', -1, 64))))
+		}
+		grid = append(grid, svg("path", vecty.Markup(vecty.Class("grid"), vecty.Attribute("d", gridPath))))
+		children = append(children, grid...)
+		children = append(children, svg("g", append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}, labels...)...))
+		// The stopping level: Δ ≤ tol·max(1, |P|).
+		if stop := tol * math.Max(1, math.Abs(last.Primal)); stop > 0 && math.Log10(stop) >= cv.YLo {
+			y := cv.Y(stop)
+			children = append(children,
+				svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
+				svg("text", vecty.Markup(vecty.Class("tol-label"), vecty.Attribute("x", box.X+box.W-4), vecty.Attribute("y", y-4), vecty.Attribute("text-anchor", "end")), vecty.Text("stop")))
+		}
+		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", cv.Path(iters, gaps)))))
+		if c.hovered && c.hover >= 0 && c.hover < len(iters) {
+			x, y := cv.X(iters[c.hover]), cv.Y(gaps[c.hover])
+			anchor, tx := "start", x+6
+			if x > box.X+box.W*0.6 {
+				anchor, tx = "end", x-6
+			}
+			children = append(children,
+				svg("path", vecty.Markup(vecty.Class("cursor"), vecty.Attribute("d", "M"+f1(x)+" "+f1(box.Y)+"v"+f1(box.H)))),
+				svg("circle", vecty.Markup(vecty.Class("dot"), vecty.Attribute("cx", x), vecty.Attribute("cy", y), vecty.Attribute("r", 3))),
+				svg("text", vecty.Markup(vecty.Data("testid", "gap-hover"), vecty.Class("hover-label"), vecty.Attribute("x", tx), vecty.Attribute("y", box.Y+14), vecty.Attribute("text-anchor", anchor)),
+					vecty.Text("t = "+strconv.Itoa(int(iters[c.hover]))+", Δ = "+draw.Num(gaps[c.hover]))))
+		}
+	} else {
+		children = append(children, svg("text", vecty.Markup(vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
+			vecty.Text("Train to see the duality gap Δ_t fall.")))
+	}
+	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", chartH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t")))
+
+	rate := "—"
+	if s.Rate > 0 {
+		rate = strconv.FormatFloat(s.Rate, 'f', 0, 64)
+	}
+	return panel("4 · Convergence", "chart",
+		svg("svg", children...),
+		elem.Div(vecty.Markup(vecty.Class("numbers")),
+			stat("t", "iteration", strconv.Itoa(last.Iter)),
+			stat("Δ_t", "gap-value", plain(last.Gap)),
+			stat("relative gap", "rel-gap-value", plain(last.RelGap)),
+			stat("iterations/s", "rate", rate),
+			stat("L(q)", "dual", draw.Num(last.Dual)),
+			stat("P(A)", "primal", draw.Num(last.Primal)),
+		),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|).")),
+	)
+}
+
+func (c *Chart) pointer(e *vecty.Event, box draw.Box, iters, gaps []float64) {
+	cv, ok := draw.NewCurve(box, iters, gaps)
+	if !ok {
+		return
+	}
+	r := e.Get("currentTarget").Call("getBoundingClientRect")
+	w := r.Get("width").Float()
+	if w <= 0 {
+		return
+	}
+	x := (e.Get("clientX").Float() - r.Get("left").Float()) * chartW / w
+	if i := cv.Nearest(iters, x); i != c.hover || !c.hovered {
+		c.hover, c.hovered = i, true
+		vecty.Rerender(c)
+	}
+}
+
+func stat(label, testid, value string) *vecty.HTML {
+	return elem.Div(vecty.Markup(vecty.Class("stat")),
+		elem.Span(vecty.Markup(vecty.Class("k")), vecty.Text(label)),
+		elem.Span(vecty.Markup(vecty.Class("v"), vecty.Data("testid", testid)), vecty.Text(value)))
+}
+
+var itoa = strconv.Itoa

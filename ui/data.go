@@ -1,0 +1,197 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+	"github.com/hexops/vecty/prop"
+
+	"github.com/rml-lab/rml/ui/store"
+)
+
+// maxUpload is the largest file the page reads (core.DefaultMaxSize).
+const maxUpload = 64 << 20
+
+// dataKey is what the data panel shows; the panel skips rendering while
+// it is unchanged, so a running solver does not redraw the preview.
+type dataKey struct {
+	ready, loading, dragging bool
+	dataset, label, file     string
+	loadID, builtins         int
+	message                  string
+}
+
+func dataKeyOf(s *store.State) dataKey {
+	return dataKey{ready: s.Ready, loading: s.Loading, dataset: s.Params.Dataset, label: s.Params.Label,
+		file: s.FileName, loadID: s.LoadID, builtins: len(s.Builtins), message: s.Message}
+}
+
+// DataPanel is panel 1: the dataset, the file, the label column, a preview.
+type DataPanel struct {
+	vecty.Core
+	State    *store.State       `vecty:"prop"`
+	Dispatch func(store.Action) `vecty:"prop"`
+	Key      dataKey            `vecty:"prop"`
+	dragging bool
+}
+
+// SkipRender skips the panel while nothing it shows changed.
+func (p *DataPanel) SkipRender(prev vecty.Component) bool {
+	q, ok := prev.(*DataPanel)
+	return ok && q.Key == p.Key && q.dragging == p.dragging
+}
+
+func (p *DataPanel) Render() vecty.ComponentOrHTML {
+	s, d := p.State, p.Dispatch
+	var opts []vecty.MarkupOrChild
+	opts = append(opts, vecty.Markup(vecty.Data("testid", "dataset-select"), vecty.Attribute("aria-label", "dataset"),
+		prop.Disabled(!s.Ready),
+		event.Change(func(e *vecty.Event) {
+			if v := e.Target.Get("value").String(); v != "" {
+				d(store.SelectBuiltin{Name: v})
+			}
+		})))
+	for _, b := range s.Builtins {
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(b), vecty.Property("selected", b == s.Params.Dataset)), vecty.Text(b)))
+	}
+	if s.Params.Dataset == "" {
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(""), vecty.Property("selected", true)), vecty.Text("Your file: "+s.FileName)))
+	}
+	if !s.Ready {
+		opts = append(opts, elem.Option(vecty.Text("starting the solver…")))
+	}
+	read := func(files js.Value) {
+		if files.Length() == 0 {
+			return
+		}
+		f := files.Index(0)
+		name := f.Get("name").String()
+		if size := f.Get("size").Int(); size > maxUpload {
+			d(store.UploadFailed{Message: name + " is " + strconv.FormatFloat(float64(size)/(1<<20), 'f', 1, 64) + " MiB; the page reads files up to " + strconv.Itoa(maxUpload>>20) + " MiB."})
+			return
+		}
+		var ok, fail js.Func
+		ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			ok.Release()
+			fail.Release()
+			d(store.Upload{Name: name, Text: args[0].String()})
+			return nil
+		})
+		fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			ok.Release()
+			fail.Release()
+			d(store.UploadFailed{Message: "Could not read " + name + ": " + args[0].Call("toString").String()})
+			return nil
+		})
+		f.Call("text").Call("then", ok, fail)
+	}
+	drop := elem.Div(vecty.Markup(vecty.Class("drop"), vecty.MarkupIf(p.dragging, vecty.Class("dragging")),
+		event.DragOver(func(e *vecty.Event) {
+			if !p.dragging {
+				p.dragging = true
+				vecty.Rerender(p)
+			}
+		}).PreventDefault(),
+		event.DragLeave(func(e *vecty.Event) {
+			p.dragging = false
+			vecty.Rerender(p)
+		}),
+		event.Drop(func(e *vecty.Event) {
+			p.dragging = false
+			vecty.Rerender(p)
+			read(e.Get("dataTransfer").Get("files"))
+		}).PreventDefault(),
+	),
+		elem.Label(vecty.Markup(vecty.Class("file")),
+			vecty.Text("Upload a CSV "),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "csv-input"),
+				vecty.Attribute("accept", ".csv,.tsv,.txt,text/csv,text/tab-separated-values"),
+				event.Change(func(e *vecty.Event) {
+					read(e.Target.Get("files"))
+					e.Target.Set("value", "")
+				}))),
+		),
+		elem.Small(vecty.Text(" or drop one here. Numeric features, one label column; a header row, commas, semicolons or tabs are detected.")),
+	)
+
+	return panel("1 · Data", "data",
+		elem.Label(vecty.Text("Dataset "), elem.Select(opts...)),
+		drop,
+		labelChoice(s, d),
+		summary(s),
+		preview(s),
+	)
+}
+
+func labelChoice(s *store.State, d func(store.Action)) *vecty.HTML {
+	builtin := s.Params.Dataset != ""
+	current := s.Params.Label
+	if s.Data != nil {
+		current = s.Data.LabelName
+	}
+	opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "label-select"), prop.Disabled(builtin || len(s.Columns) == 0),
+		event.Change(func(e *vecty.Event) { d(store.ChooseLabel{Column: e.Target.Get("value").String()}) }))}
+	for j, c := range s.Columns {
+		// Without a header the worker takes the label by index.
+		value := c
+		if !s.Header {
+			value = strconv.Itoa(j)
+		}
+		selected := c == current || value == s.Params.Label || (current == "" && s.Params.Label == "" && j == len(s.Columns)-1)
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(value), vecty.Property("selected", selected)), vecty.Text(c)))
+	}
+	note := "the last column unless you choose another"
+	if builtin {
+		note = "fixed for the built-in datasets"
+	}
+	return elem.Label(vecty.Text("Label column "), elem.Select(opts...), elem.Small(vecty.Text(" "+note)))
+}
+
+func summary(s *store.State) *vecty.HTML {
+	if s.Loading {
+		return elem.Paragraph(vecty.Markup(vecty.Class("summary")), vecty.Text("Loading…"))
+	}
+	ds := s.Data
+	if ds == nil {
+		return elem.Paragraph(vecty.Markup(vecty.Class("summary")))
+	}
+	var counts []string
+	for i, c := range ds.Classes {
+		counts = append(counts, c+" "+strconv.Itoa(ds.ClassCounts[i]))
+	}
+	return elem.Paragraph(vecty.Markup(vecty.Class("summary")),
+		vecty.Text(ds.Name+": "+itoa(ds.Rows)+" rows, "+itoa(len(ds.Features))+" features, label “"+ds.LabelName+"” with "+itoa(len(ds.Classes))+
+			" classes ("+strings.Join(counts, ", ")+"); "+itoa(ds.Train)+" rows train, "+itoa(ds.Test)+" are held out for the test error."))
+}
+
+// preview shows the first rows as read: all of it text, never markup.
+func preview(s *store.State) vecty.MarkupOrChild {
+	if len(s.Preview) == 0 {
+		return nil
+	}
+	const maxCols = 12
+	var rows []vecty.MarkupOrChild
+	for i, r := range s.Preview {
+		var cells []vecty.MarkupOrChild
+		for j, c := range r {
+			if j == maxCols {
+				cells = append(cells, elem.TableData(vecty.Text("… "+itoa(len(r)-maxCols)+" more")))
+				break
+			}
+			if i == 0 && s.Header {
+				cells = append(cells, elem.TableHeader(vecty.Text(c)))
+			} else {
+				cells = append(cells, elem.TableData(vecty.Text(c)))
+			}
+		}
+		rows = append(rows, elem.TableRow(cells...))
+	}
+	return elem.Div(vecty.Markup(vecty.Class("preview")),
+		elem.Table(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "preview"))}, rows...)...))
+}

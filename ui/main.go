@@ -1,0 +1,124 @@
+//go:build js && wasm
+
+// Command ui is the page: a Vecty app whose components render from one
+// store (ui/store) and whose only route to the solver is the Web Worker
+// (wasm/worker) through the protocol (wasm/protocol).
+package main
+
+import (
+	"strings"
+	"syscall/js"
+
+	"github.com/hexops/vecty"
+
+	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/jsmsg"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// maxRestarts bounds how often a dead worker is restarted in a row before
+// the page gives up and says so.
+const maxRestarts = 3
+
+// glue owns the store, the worker and the root component; Dispatch is the
+// one door through which anything changes the state.
+type glue struct {
+	state    *store.State
+	root     *App
+	worker   js.Value
+	handlers []js.Func
+	failures int // restarts since the worker last said it was ready
+
+	readyMarked bool
+}
+
+func main() {
+	params, problems := store.DecodeURL(js.Global().Get("location").Get("hash").String(), store.DefaultParams)
+	g := &glue{state: store.New(params)}
+	if len(problems) > 0 {
+		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
+		g.state.Notice = true
+	}
+	g.root = &App{glue: g}
+	g.root.chart = &Chart{State: g.state}
+	g.startWorker()
+	vecty.SetTitle("Robust metric learning")
+	vecty.RenderBody(g.root)
+	js.Global().Get("document").Get("documentElement").Set("className", "app-ready")
+	select {}
+}
+
+// Dispatch reduces a, sends the requests it produced, keeps the link in
+// step with the settings and redraws.
+func (g *glue) Dispatch(a store.Action) {
+	for _, m := range store.Reduce(g.state, a) {
+		if err := jsmsg.Post(g.worker, m); err != nil {
+			store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
+		}
+	}
+	if frag := "#" + store.EncodeURL(g.state.Params); frag != js.Global().Get("location").Get("hash").String() {
+		js.Global().Get("history").Call("replaceState", nil, "", frag)
+	}
+	// Progress changes only the convergence panel: redraw just that, so a
+	// run costs the main thread a few milliseconds per message.
+	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress {
+		vecty.Rerender(g.root.chart)
+		return
+	}
+	vecty.Rerender(g.root)
+	if !g.readyMarked && g.state.CanTrain() {
+		// For the figures the e2e tests report: navigation to Train enabled.
+		g.readyMarked = true
+		js.Global().Get("performance").Call("mark", "rml-ready")
+	}
+}
+
+func (g *glue) startWorker() {
+	for _, h := range g.handlers {
+		h.Release()
+	}
+	g.worker = js.Global().Get("Worker").New("assets/worker.js")
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		data := args[0].Get("data")
+		if f := data.Get("fatal"); f.Type() == js.TypeString {
+			g.died(f.String())
+			return nil
+		}
+		m, err := jsmsg.Receive(data)
+		if err != nil {
+			g.Dispatch(store.Invalid{Message: "The solver sent a message the page cannot read: " + err.Error()})
+			return nil
+		}
+		if m.Kind == protocol.KindReady {
+			g.failures = 0
+			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins})
+			return nil
+		}
+		g.Dispatch(store.Reply{Message: m})
+		return nil
+	})
+	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		reason := "the worker failed"
+		if msg := args[0].Get("message"); msg.Type() == js.TypeString {
+			reason = msg.String()
+		}
+		args[0].Call("preventDefault")
+		g.died(reason)
+		return nil
+	})
+	g.handlers = []js.Func{onMessage, onError}
+	g.worker.Set("onmessage", onMessage)
+	g.worker.Set("onerror", onError)
+}
+
+// died restarts the worker, unless it keeps dying at once.
+func (g *glue) died(reason string) {
+	g.worker.Call("terminate")
+	g.failures++
+	if g.failures > maxRestarts {
+		g.Dispatch(store.Invalid{Message: "The solver could not be started (" + reason + "). Reload the page to try again."})
+		return
+	}
+	g.Dispatch(store.WorkerDied{Reason: reason})
+	g.startWorker()
+}

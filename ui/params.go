@@ -1,0 +1,158 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+	"github.com/hexops/vecty/prop"
+
+	"github.com/rml-lab/rml/ui/store"
+)
+
+// lambdaGrid is the paper's grid for λ (core.LambdaGrid): the log-scale
+// slider's stops.
+var lambdaGrid = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100}
+
+func nearestStop(v float64) int {
+	best := 0
+	for i, g := range lambdaGrid {
+		if math.Abs(math.Log(g/v)) < math.Abs(math.Log(lambdaGrid[best]/v)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// number reads a typed number; on failure it dispatches a message that
+// names the field and what was expected, and returns ok = false.
+func number(d func(store.Action), field, text string, ok func(float64) bool, want string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !ok(v) {
+		d(store.Invalid{Message: field + ": " + strconv.Quote(text) + " is not usable; expected " + want + "."})
+		return 0, false
+	}
+	return v, true
+}
+
+func intInput(testid string, v int, set func(int), d func(store.Action), field string) *vecty.HTML {
+	return elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", testid), prop.Value(strconv.Itoa(v)),
+		vecty.Attribute("min", 1), vecty.Attribute("max", 50), vecty.Attribute("step", 1),
+		event.Change(func(e *vecty.Event) {
+			if x, ok := number(d, field, e.Target.Get("value").String(), func(x float64) bool { return x >= 1 && x <= 50 && x == math.Trunc(x) }, "a whole number from 1 to 50"); ok {
+				set(int(x))
+			}
+		})))
+}
+
+// sidePanel is panel 2: how triplets are drawn from the labels, and noise.
+func sidePanel(s *store.State, d func(store.Action)) *vecty.HTML {
+	p := s.Params
+	count := "Load a dataset to see how many triplets it gives."
+	if s.Data != nil {
+		count = itoa(s.Data.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(s.Data.Train*p.KSame*p.KDiff) +
+			" triplets; about " + strconv.FormatFloat(p.Flip*float64(s.Data.Train*p.KSame*p.KDiff), 'f', 0, 64) + " will be swapped."
+	}
+	if r := s.Result; r != nil {
+		count = "Last run: " + itoa(r.Triplets) + " triplets, " + itoa(r.Swapped) + " of them swapped."
+	}
+	return panel("2 · Side information", "side",
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each training point x gives triplets (x, y, z): y one of its k_same nearest points of the same class, z one of its k_diff nearest of another class.")),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Label(vecty.Text("k_same "), intInput("k-same", p.KSame, func(v int) { d(store.SetKSame{Value: v}) }, d, "k_same")),
+			elem.Label(vecty.Text("k_diff "), intInput("k-diff", p.KDiff, func(v int) { d(store.SetKDiff{Value: v}) }, d, "k_diff")),
+		),
+		elem.Label(vecty.Text("Injected noise: swap each triplet with probability "),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "flip"), vecty.Attribute("min", 0), vecty.Attribute("max", 0.5), vecty.Attribute("step", 0.01),
+				prop.Value(strconv.FormatFloat(p.Flip, 'f', -1, 64)),
+				event.Input(func(e *vecty.Event) {
+					if v, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
+						d(store.SetFlip{Value: v})
+					}
+				}))),
+			elem.Output(vecty.Text(" "+strconv.FormatFloat(p.Flip, 'f', 2, 64))),
+		),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "triplet-count"), vecty.Class("hint")), vecty.Text(count)),
+	)
+}
+
+// paramPanel is panel 3: η, λ, the method, the tolerance, the seed, and
+// the Train, Stop and Reset buttons.
+func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
+	p := s.Params
+	running := s.Status == store.Running
+	methods := []struct{ value, text string }{
+		{"fast", "Fast: accelerated, adaptive step, restarts"},
+		{"nesterov", "The paper’s Algorithm 1 (Nesterov)"},
+		{"gradient", "Projected gradient (the paper’s RML_gd)"},
+	}
+	mopts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "method"),
+		event.Change(func(e *vecty.Event) { d(store.SetMethod{Value: e.Target.Get("value").String()}) }))}
+	for _, m := range methods {
+		mopts = append(mopts, elem.Option(vecty.Markup(prop.Value(m.value), vecty.Property("selected", m.value == p.Method)), vecty.Text(m.text)))
+	}
+	return panel("3 · Parameters", "params",
+		elem.Label(vecty.Text("η, the share of triplets trusted "),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "eta"), vecty.Attribute("min", 0.5), vecty.Attribute("max", 1), vecty.Attribute("step", 0.01),
+				prop.Value(strconv.FormatFloat(p.Eta, 'f', -1, 64)),
+				event.Input(func(e *vecty.Event) {
+					if v, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
+						d(store.SetEta{Value: v})
+					}
+				}))),
+			elem.Output(vecty.Text(" "+strconv.FormatFloat(p.Eta, 'f', 2, 64))),
+		),
+		elem.Label(vecty.Text("λ, the regularization "),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "lambda-slider"), vecty.Attribute("aria-label", "λ on a log scale"),
+				vecty.Attribute("min", 0), vecty.Attribute("max", len(lambdaGrid)-1), vecty.Attribute("step", 1),
+				prop.Value(strconv.Itoa(nearestStop(p.Lambda))),
+				event.Input(func(e *vecty.Event) {
+					if i, err := strconv.Atoi(e.Target.Get("value").String()); err == nil && i >= 0 && i < len(lambdaGrid) {
+						d(store.SetLambda{Value: lambdaGrid[i]})
+					}
+				}))),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "lambda"), vecty.Class("short"), vecty.Attribute("inputmode", "decimal"),
+				vecty.Attribute("aria-label", "λ"), prop.Value(strconv.FormatFloat(p.Lambda, 'g', -1, 64)),
+				event.Change(func(e *vecty.Event) {
+					if v, ok := number(d, "λ", e.Target.Get("value").String(), func(v float64) bool { return v > 0 && v < 1e12 }, "a positive number such as 0.5 or 16"); ok {
+						d(store.SetLambda{Value: v})
+					}
+				}))),
+		),
+		elem.Label(vecty.Text("Method "), elem.Select(mopts...)),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Label(vecty.Text("Tolerance (relative gap) "),
+				elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "tol"), vecty.Class("short"), prop.Value(strconv.FormatFloat(p.Tol, 'g', -1, 64)),
+					event.Change(func(e *vecty.Event) {
+						if v, ok := number(d, "Tolerance", e.Target.Get("value").String(), func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1, such as 1e-6"); ok {
+							d(store.SetTol{Value: v})
+						}
+					})))),
+			elem.Label(vecty.Text("Seed "),
+				elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "seed"), vecty.Class("short"), vecty.Attribute("min", 0), prop.Value(strconv.FormatUint(p.Seed, 10)),
+					event.Change(func(e *vecty.Event) {
+						v, err := strconv.ParseUint(strings.TrimSpace(e.Target.Get("value").String()), 10, 64)
+						if err != nil {
+							d(store.Invalid{Message: "Seed: " + strconv.Quote(e.Target.Get("value").String()) + " is not usable; expected a whole number ≥ 0."})
+							return
+						}
+						d(store.SetSeed{Value: v})
+					})))),
+		),
+		elem.Div(vecty.Markup(vecty.Class("buttons")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain() || running),
+				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text("Train")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), prop.Disabled(!running),
+				event.Click(func(*vecty.Event) { d(store.Stop{}) })), vecty.Text("Stop")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(s.Result == nil && !running),
+				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
+		),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
+		vecty.If(s.Result != nil && s.Result.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
+	)
+}

@@ -1,0 +1,131 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+
+	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// Projections is panel 5: the Euclidean and the learned 2-D views side by
+// side. It redraws only for a new result or a new hovered point.
+type Projections struct {
+	vecty.Core
+	Result  *protocol.Result  `vecty:"prop"`
+	Data    *protocol.Dataset `vecty:"prop"`
+	Version int               `vecty:"prop"`
+	hover   [2]int            // row under the pointer in each view, -1 if none
+}
+
+func (p *Projections) SkipRender(prev vecty.Component) bool {
+	q, ok := prev.(*Projections)
+	return ok && q.Version == p.Version && q.Data == p.Data && q.hover == p.hover
+}
+
+const projW, projH = 300.0, 280.0
+
+func (p *Projections) Render() vecty.ComponentOrHTML {
+	r := p.Result
+	if r == nil || p.Data == nil {
+		p.hover = [2]int{-1, -1}
+		return panel("5 · Projection", "projection",
+			elem.Div(vecty.Markup(vecty.Class("pair")),
+				emptyView("projection-euclid", "Euclidean"), emptyView("projection-learned", "Learned metric")),
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run: the data's first two principal components, under the Euclidean metric and under the learned one.")))
+	}
+	test := make([]bool, r.N)
+	for _, i := range r.Test {
+		test[i] = true
+	}
+	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend"))}
+	for c, name := range p.Data.Classes {
+		legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")),
+			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", draw.ClassColour(c)))), vecty.Text(name)))
+	}
+	legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")), vecty.Text("● training row  □ test row (held out)")))
+	return panel("5 · Projection", "projection",
+		elem.Div(vecty.Markup(vecty.Class("pair")),
+			p.view(0, "projection-euclid", "Euclidean", r.Euclid, test),
+			p.view(1, "projection-learned", "Learned metric", r.Learned, test),
+		),
+		elem.Div(legend...),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric.")),
+	)
+}
+
+func emptyView(testid, title string) *vecty.HTML {
+	return elem.Figure(elem.FigureCaption(vecty.Text(title)),
+		svg("svg", vecty.Markup(vecty.Data("testid", testid), vecty.Data("points", "0"), vecty.Attribute("viewBox", "0 0 "+f1(projW)+" "+f1(projH))),
+			svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", projW), vecty.Attribute("height", projH)))))
+}
+
+func (p *Projections) view(k int, testid, title string, xy []float64, test []bool) *vecty.HTML {
+	r := p.Result
+	box := draw.Box{W: projW, H: projH}
+	sc := draw.NewScatter(box, xy, 10)
+	children := []vecty.MarkupOrChild{vecty.Markup(
+		vecty.Data("testid", testid), vecty.Data("points", strconv.Itoa(r.N)),
+		vecty.Attribute("viewBox", "0 0 "+f1(projW)+" "+f1(projH)), vecty.Attribute("role", "img"),
+		vecty.Attribute("aria-label", title+" projection, "+strconv.Itoa(r.N)+" points"),
+		event.MouseMove(func(e *vecty.Event) {
+			rect := e.Get("currentTarget").Call("getBoundingClientRect")
+			w := rect.Get("width").Float()
+			if w <= 0 {
+				return
+			}
+			s := projW / w
+			px, py := (e.Get("clientX").Float()-rect.Get("left").Float())*s, (e.Get("clientY").Float()-rect.Get("top").Float())*s
+			i, dist := sc.Nearest(xy, px, py)
+			if dist > 12 {
+				i = -1
+			}
+			if i != p.hover[k] {
+				p.hover[k] = i
+				vecty.Rerender(p)
+			}
+		}),
+		event.MouseLeave(func(*vecty.Event) { p.hover[k] = -1; vecty.Rerender(p) }),
+	), svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", projW), vecty.Attribute("height", projH)))}
+	for c := range p.Data.Classes {
+		var trainRows, testRows []int
+		for i := 0; i < r.N; i++ {
+			if int(r.Labels[i]) != c {
+				continue
+			}
+			if test[i] {
+				testRows = append(testRows, i)
+			} else {
+				trainRows = append(trainRows, i)
+			}
+		}
+		colour := draw.ClassColour(c)
+		children = append(children,
+			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Attribute("fill", colour), vecty.Attribute("d", sc.Markers(xy, trainRows, draw.Circle, 3)))),
+			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", strconv.Itoa(c)), vecty.Attribute("stroke", colour), vecty.Attribute("d", sc.Markers(xy, testRows, draw.Square, 3.5)))))
+	}
+	caption := []vecty.MarkupOrChild{vecty.Text(title)}
+	if i := p.hover[k]; i >= 0 && i < r.N {
+		x, y := sc.At(xy[2*i], xy[2*i+1])
+		children = append(children, svg("circle", vecty.Markup(vecty.Class("ring"), vecty.Attribute("cx", x), vecty.Attribute("cy", y), vecty.Attribute("r", 7))))
+		part := "training"
+		if test[i] {
+			part = "test"
+		}
+		caption = append(caption, elem.Span(vecty.Markup(vecty.Class("hover"), vecty.Data("testid", "point-hover")),
+			vecty.Text(" · row "+itoa(i+1)+": "+className(p.Data.Classes, int(r.Labels[i]))+" ("+part+")")))
+	}
+	return elem.Figure(elem.FigureCaption(caption...), svg("svg", children...))
+}
+
+func className(names []string, c int) string {
+	if c >= 0 && c < len(names) {
+		return names[c]
+	}
+	return "?"
+}
