@@ -20,28 +20,31 @@ func Eigenvalues(a mat.Symmetric) []float64 {
 }
 
 // SqrtTo sets dst to the symmetric square root A^{1/2} of a PSD matrix a
-// (negative rounding noise in the eigenvalues is clipped to zero).
+// (negative rounding noise in the eigenvalues is clipped to zero):
+//
+//	A^{1/2} = Σ_k √λ_k v_k v_kᵀ = W Wᵀ,  W = V·diag(λ_+^{1/4}),
+//
+// formed by one symmetric rank-k update.
 func SqrtTo(dst *mat.SymDense, a mat.Symmetric) {
 	var es mat.EigenSym
 	if !es.Factorize(a, true) {
 		panic("core: eigendecomposition did not converge")
 	}
 	vals := es.Values(nil)
-	var v mat.Dense
-	es.VectorsTo(&v)
+	var w mat.Dense
+	es.VectorsTo(&w)
 	n := len(vals)
-	dst.ReuseAsSym(n)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			var s float64
-			for k, l := range vals {
-				if l > 0 {
-					s += math.Sqrt(l) * v.At(i, k) * v.At(j, k)
-				}
-			}
-			dst.SetSym(i, j, s)
+	for k, l := range vals {
+		f := 0.0
+		if l > 0 {
+			f = math.Sqrt(math.Sqrt(l))
+		}
+		for i := 0; i < n; i++ {
+			w.Set(i, k, f*w.At(i, k))
 		}
 	}
+	dst.Reset()
+	dst.SymOuterK(1, &w)
 }
 
 // mapRows returns x·A^{1/2}: Euclidean distances between its rows are the
@@ -129,24 +132,25 @@ func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
 	}
 	mean := make([]float64, d)
 	for _, i := range fit {
-		for j := 0; j < d; j++ {
-			mean[j] += y.At(i, j)
+		for j, v := range y.RawRowView(i) {
+			mean[j] += v
 		}
 	}
 	for j := range mean {
 		mean[j] /= float64(len(fit))
 	}
-	cov := mat.NewSymDense(d, nil)
-	for _, i := range fit {
-		for j := 0; j < d; j++ {
-			vj := y.At(i, j) - mean[j]
-			for l := j; l < d; l++ {
-				cov.SetSym(j, l, cov.At(j, l)+vj*(y.At(i, l)-mean[l]))
-			}
+	// cov = Σ_{i∈fit} (y_i − μ)(y_i − μ)ᵀ, by one rank-k update.
+	centred := mat.NewDense(len(fit), d, nil)
+	for r, i := range fit {
+		row := centred.RawRowView(r)
+		for j, v := range y.RawRowView(i) {
+			row[j] = v - mean[j]
 		}
 	}
+	var cov mat.SymDense
+	cov.SymOuterK(1, centred.T())
 	var es mat.EigenSym
-	if !es.Factorize(cov, true) {
+	if !es.Factorize(&cov, true) {
 		panic("core: eigendecomposition did not converge")
 	}
 	var vec mat.Dense
@@ -162,8 +166,8 @@ func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
 		}
 		for i := 0; i < n; i++ {
 			var s float64
-			for j := 0; j < d; j++ {
-				s += (y.At(i, j) - mean[j]) * vec.At(j, col)
+			for j, v := range y.RawRowView(i) {
+				s += (v - mean[j]) * vec.At(j, col)
 			}
 			out.Set(i, c, sign*s)
 		}

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -93,5 +94,39 @@ func TestEvaluateIris(t *testing.T) {
 	}
 	if len(rep.RMLErr) != 2 || len(rep.Lambdas) != 2 || rep.RMLMean > 0.2 || rep.EuclidMean > 0.2 {
 		t.Fatalf("report %+v", rep)
+	}
+}
+
+// SqrtTo: S is symmetric, S·S = A to rounding, for full-rank and low-rank
+// PSD matrices; negative rounding noise in A's spectrum does not give NaN.
+func TestSqrtTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ d, rank int }{{1, 1}, {5, 5}, {12, 3}, {60, 60}, {60, 7}} {
+		g := mat.NewDense(c.d, c.rank, nil)
+		for i := 0; i < c.d; i++ {
+			for j := 0; j < c.rank; j++ {
+				g.Set(i, j, rng.NormFloat64())
+			}
+		}
+		var a mat.SymDense
+		a.SymOuterK(1, g)
+		if c.rank < c.d {
+			a.SetSym(0, 0, a.At(0, 0)-1e-13) // push a zero eigenvalue just below 0
+		}
+		var s mat.SymDense
+		SqrtTo(&s, &a)
+		var ss mat.Dense
+		ss.Mul(&s, &s)
+		scale := mat.Norm(&a, math.Inf(1))
+		for i := 0; i < c.d; i++ {
+			for j := 0; j < c.d; j++ {
+				if v := s.At(i, j); math.IsNaN(v) {
+					t.Fatalf("d=%d rank=%d: NaN", c.d, c.rank)
+				}
+				if diff := math.Abs(ss.At(i, j) - a.At(i, j)); diff > 1e-6*scale {
+					t.Fatalf("d=%d rank=%d: (S²−A)[%d,%d] = %g (‖A‖∞ = %g)", c.d, c.rank, i, j, diff, scale)
+				}
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -427,6 +428,19 @@ func TestDriverStops(t *testing.T) {
 	res, _ = Solve(context.Background(), p, Settings{Tol: 1e-12, TimeLimit: 1})
 	if res.Status != TimeLimit || res.Iter != 1 {
 		t.Errorf("time limit: %v after %d", res.Status, res.Iter)
+	}
+	// A host's yield runs every YieldEvery (here: after every iteration),
+	// and a cancel seen during it stops the run before another iteration.
+	yields := 0
+	ctx, cancel = context.WithCancel(context.Background())
+	res, _ = Solve(ctx, p, Settings{Tol: 1e-12, YieldEvery: time.Nanosecond, Yield: func() {
+		yields++
+		if yields == 3 {
+			cancel()
+		}
+	}})
+	if res.Status != Cancelled || res.Iter != 3 || yields != 3 {
+		t.Errorf("yield: %v after %d iterations and %d yields", res.Status, res.Iter, yields)
 	}
 }
 

@@ -90,6 +90,12 @@ type Settings struct {
 	// host (Go on js/wasm) can deliver messages such as "stop". The default
 	// is 20ms on GOOS=js and never elsewhere; a negative value disables it.
 	YieldEvery time.Duration
+
+	// Yield, if not nil, is called every YieldEvery instead of the
+	// millisecond's sleep: a host with a cheaper way to let its event loop
+	// run (a Web Worker's MessageChannel) sets it. The driver checks the
+	// context right after.
+	Yield func()
 }
 
 // Progress is the state after one iteration.
@@ -184,7 +190,11 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 			break
 		}
 		if s.YieldEvery > 0 && time.Since(lastYield) >= s.YieldEvery {
-			time.Sleep(time.Millisecond)
+			if s.Yield != nil {
+				s.Yield()
+			} else {
+				time.Sleep(time.Millisecond)
+			}
 			lastYield = time.Now()
 			if ctx.Err() != nil {
 				res.Status = Cancelled

@@ -18,7 +18,7 @@ func TestNewcomer(t *testing.T) {
 	p.waitTrainEnabled()
 	p.recordStatuses()
 	p.click("train")
-	p.waitStatus("converged", 60*time.Second)
+	p.waitResult("converged", 60*time.Second)
 
 	var statuses []string
 	p.eval(`window.__statuses`, &statuses)
@@ -98,7 +98,7 @@ func TestUpload(t *testing.T) {
 	p.set("label-select", "species")
 	p.poll(`document.querySelector('[data-testid="label-select"]').value === "species" && !document.querySelector('[data-testid="train"]').disabled`, 10*time.Second)
 	p.click("train")
-	p.waitStatus("converged", 60*time.Second)
+	p.waitResult("converged", 60*time.Second)
 	var n int
 	p.eval(`[...document.querySelectorAll('[data-testid="projection-learned"] path.pts')].reduce((s, e) => s + (e.getAttribute('d').match(/M/g) || []).length, 0)`, &n)
 	if n != 30 {
@@ -135,7 +135,7 @@ func TestBrokenCSV(t *testing.T) {
 	p.set("dataset-select", "Wine")
 	p.waitTrainEnabled()
 	p.click("train")
-	p.waitStatus("converged", 60*time.Second)
+	p.waitResult("converged", 60*time.Second)
 }
 
 // A header and labels full of markup are shown as text and run nothing.
@@ -154,7 +154,7 @@ func TestMarkupIsText(t *testing.T) {
 	p.upload(writeCSV(t, "<svg onload=alert(1)>.csv", csv))
 	p.waitTrainEnabled()
 	p.click("train")
-	p.waitStatus("converged", 60*time.Second)
+	p.waitResult("converged", 60*time.Second)
 	// Hover a point so class names are shown there too.
 	p.eval(`(() => { const s = document.querySelector('[data-testid="projection-learned"]'); const r = s.getBoundingClientRect();
 		for (let x = 0; x < r.width; x += 4) for (let y = 0; y < r.height; y += 4)
@@ -214,6 +214,7 @@ func TestStop(t *testing.T) {
 	if ms > 100 {
 		t.Errorf("stop took %.1f ms, want ≤ 100", ms)
 	}
+	p.waitResult("stopped", 10*time.Second)
 	var long []float64
 	p.eval(`window.__long`, &long)
 	if len(long) > 0 {

@@ -206,6 +206,14 @@ func (p *page) waitStatus(status string, timeout time.Duration) {
 	p.poll(`document.querySelector('[data-testid="status"]').textContent === "`+status+`"`, timeout)
 }
 
+// waitResult waits until the run has ended as want and its result (which
+// follows the status by a few milliseconds) is on the page.
+func (p *page) waitResult(want string, timeout time.Duration) {
+	p.t.Helper()
+	p.poll(`(() => { const s = document.querySelector('[data-testid="status"]');
+		return s.textContent === "`+want+`" && s.dataset.run === s.dataset.shown })()`, timeout)
+}
+
 // set changes a control's value as a user would: value, then input and
 // change events.
 func (p *page) set(testid, value string) {

@@ -30,7 +30,10 @@ func (a *App) Render() vecty.ComponentOrHTML {
 					"(Huang, Jin, Xu & Liu, 2010). Everything runs in this page.")),
 			elem.Paragraph(vecty.Markup(vecty.Class("status-line")),
 				vecty.Text("Status: "),
-				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status))), vecty.Text(string(s.Status))),
+				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status)),
+					// Which run is current and which one the views show.
+					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf))),
+					vecty.Text(string(s.Status))),
 			),
 		),
 		messageLine(s),

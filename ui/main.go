@@ -61,7 +61,7 @@ func (g *glue) Dispatch(a store.Action) {
 	}
 	// Progress changes only the convergence panel: redraw just that, so a
 	// run costs the main thread a few milliseconds per message.
-	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress {
+	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
 		vecty.Rerender(g.root.chart)
 		return
 	}

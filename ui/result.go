@@ -89,7 +89,7 @@ type Heatmap struct {
 	Result   *protocol.Result `vecty:"prop"`
 	Features []string         `vecty:"prop"`
 	Version  int              `vecty:"prop"`
-	hover    [2]int // entry under the pointer, when hovering
+	hover    [2]int           // entry under the pointer, when hovering
 	hovering bool
 	canvas   *vecty.HTML
 }

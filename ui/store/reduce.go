@@ -92,7 +92,7 @@ func (s *State) setError(msg string) {
 }
 
 func (s *State) clearRun() {
-	s.Status, s.Trace, s.Last, s.Rate, s.Result = Idle, Trace{}, protocol.Progress{}, 0, nil
+	s.Status, s.Trace, s.Last, s.Rate, s.Result, s.awaiting = Idle, Trace{}, protocol.Progress{}, 0, nil, false
 	s.Version++
 }
 
@@ -137,7 +137,7 @@ func (s *State) train(warm bool) []protocol.Message {
 	}
 	s.Pending = false
 	s.RunID = s.id()
-	s.Status, s.Trace, s.Last, s.Rate, s.Message = Running, Trace{}, protocol.Progress{}, 0, ""
+	s.Status, s.Trace, s.Last, s.Rate, s.Message, s.awaiting = Running, Trace{}, protocol.Progress{}, 0, "", false
 	p := s.Params
 	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
 		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
@@ -162,27 +162,24 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.setError(e.Message)
 			s.Pending = false
 		}
-	case m.ID == s.RunID && s.Status == Running:
+	case m.ID == s.RunID && (s.Status == Running || s.awaiting):
 		switch m.Kind {
 		case protocol.KindProgress:
 			s.progress(*m.Progress)
+			if st := m.Progress.Status; st != "" {
+				// The solver has stopped; the result's views follow.
+				s.finish(st)
+				s.awaiting = true
+			}
 		case protocol.KindResult:
 			r := m.Result
 			s.progress(r.Progress)
-			s.Result = r
+			s.Result, s.ResultOf = r, m.ID
 			s.Version++
-			switch r.Status {
-			case "converged":
-				s.Status = Converged
-			case "failed":
-				s.setError("The eigendecomposition did not converge; try a larger λ.")
-			case "stopped":
-				s.Status = Stopped
-			default:
-				s.Status = Stopped
-				s.Message, s.Notice = "Stopped at the "+r.Status+" before reaching the tolerance.", true
-			}
+			s.awaiting = false
+			s.finish(r.Status)
 		case protocol.KindError:
+			s.awaiting = false
 			s.setError(m.Error.Message)
 		}
 	case m.ID == 0 && m.Kind == protocol.KindError:
@@ -192,6 +189,21 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 		return s.train(false)
 	}
 	return nil
+}
+
+// finish sets the status a run ended with.
+func (s *State) finish(status string) {
+	switch status {
+	case "converged":
+		s.Status = Converged
+	case "failed":
+		s.setError("The eigendecomposition did not converge; try a larger λ.")
+	case "stopped":
+		s.Status = Stopped
+	default:
+		s.Status = Stopped
+		s.Message, s.Notice = "Stopped at the "+status+" before reaching the tolerance.", true
+	}
 }
 
 func (s *State) progress(p protocol.Progress) {

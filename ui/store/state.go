@@ -59,12 +59,14 @@ type State struct {
 	Last     protocol.Progress // the latest progress
 	Rate     float64           // iterations per second
 	Result   *protocol.Result  // the last finished run
+	ResultOf int               // the run id Result belongs to
 	Version  int               // counts results, for components that redraw only on a new one
 	Pending  bool              // a run waits for the dataset to load
 	Message  string
 	Notice   bool // Message is a notice, not an error
 	Restarts int  // times the worker was restarted
 	nextID   int
+	awaiting bool // the run has ended; its result is on the way
 }
 
 // Trace is Δ_t against t, every iteration reported.

@@ -46,9 +46,14 @@ func TestTrainRun(t *testing.T) {
 	if s.Last.Iter != 2 || len(s.Trace.Iters) != 2 || s.Rate != 4 {
 		t.Fatalf("progress: %+v %+v rate %v", s.Last, s.Trace, s.Rate)
 	}
-	r := &protocol.Result{Progress: protocol.Progress{Iter: 3, Gap: 1e-7, Iters: []float64{3}, Gaps: []float64{1e-7}}, Status: "converged"}
+	// The final progress ends the run at once; the result follows.
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Status: "converged", Iter: 3, Gap: 1e-7, Iters: []float64{3}, Gaps: []float64{1e-7}}}})
+	if s.Status != Converged || s.Result != nil || !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) {
+		t.Fatalf("final progress: %v %+v", s.Status, s.Trace)
+	}
+	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 3, Gap: 1e-7}}
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
-	if s.Status != Converged || s.Result != r || !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) {
+	if s.Status != Converged || s.Result != r || s.ResultOf != m.ID || len(s.Trace.Iters) != 3 {
 		t.Fatalf("result: %v %+v", s.Status, s.Trace)
 	}
 	// Changing η or λ after a run restarts from its solution.
@@ -61,7 +66,7 @@ func TestTrainRun(t *testing.T) {
 	if st.ID != w.ID || s.Status != Running {
 		t.Fatalf("stop: %+v %v", st, s.Status)
 	}
-	Reduce(s, Reply{protocol.Message{ID: w.ID, Kind: protocol.KindResult, Result: &protocol.Result{Status: "stopped"}}})
+	Reduce(s, Reply{protocol.Message{ID: w.ID, Kind: protocol.KindResult, Result: &protocol.Result{Progress: protocol.Progress{Status: "stopped"}}}})
 	if s.Status != Stopped {
 		t.Fatalf("after stop: %v", s.Status)
 	}
@@ -88,7 +93,7 @@ func TestStatusesFromResult(t *testing.T) {
 	} {
 		s := ready(t)
 		m := one(t, Reduce(s, Train{}), protocol.KindTrain)
-		Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Status: c.status}}})
+		Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Progress: protocol.Progress{Status: c.status}}}})
 		if s.Status != c.want || !strings.Contains(s.Message, c.msg) {
 			t.Errorf("%s: status %v, message %q", c.status, s.Status, s.Message)
 		}

@@ -56,12 +56,12 @@ type Message struct {
 // Load asks for a dataset: a built-in one by name, or CSV text.
 type Load struct {
 	Builtin     string // name from Ready.Builtins
-	CSV         string     // the file's text, when Builtin is empty
+	CSV         string // the file's text, when Builtin is empty
 	FileName    string
 	Label       string // label column: name or 1-based index; "" = the last
 	DropMissing bool
 	TestFrac    float64 // share of rows held out for the test error
-	Seed        uint64     // seed of the split
+	Seed        uint64  // seed of the split
 }
 
 // Train asks for a run on the loaded dataset.
@@ -69,7 +69,7 @@ type Train struct {
 	KSame   int
 	KDiff   int
 	Flip    float64 // probability of swapping each triplet
-	Seed    uint64 // seed of the swaps
+	Seed    uint64  // seed of the swaps
 	Eta     float64
 	Lambda  float64
 	Method  string // fast | nesterov | gradient
@@ -102,8 +102,11 @@ type Dataset struct {
 
 // Progress is the state of a run. Iters and Gaps (arrays) hold every
 // iteration since the previous progress message, so the page can draw the
-// whole curve.
+// whole curve. The last progress of a run has Status set (as in Result): it
+// is sent the moment the solver stops, before the result's views are
+// computed, and carries the rest of the curve.
 type Progress struct {
+	Status       string // "" while the run goes on
 	Iter         int
 	Gap          float64
 	RelGap       float64
@@ -119,8 +122,7 @@ type Progress struct {
 
 // Result is the final state of a run.
 type Result struct {
-	Progress
-	Status    string // converged | iteration limit | time limit | stopped | failed
+	Progress  // the final state; Iters and Gaps are empty (the last progress had them)
 	Method    string
 	Warm      bool // whether the run started from the previous solution
 	Triplets  int
@@ -206,6 +208,7 @@ func (m *Dataset) fields(c codec) {
 }
 
 func (m *Progress) fields(c codec) {
+	c.str(&m.Status)
 	c.int(&m.Iter)
 	c.f64(&m.Gap)
 	c.f64(&m.RelGap)
@@ -219,7 +222,6 @@ func (m *Progress) fields(c codec) {
 
 func (m *Result) fields(c codec) {
 	m.Progress.fields(c)
-	c.str(&m.Status)
 	c.str(&m.Method)
 	c.bool(&m.Warm)
 	c.int(&m.Triplets)

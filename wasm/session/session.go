@@ -60,6 +60,11 @@ type Session struct {
 	// Every is the least time between two progress messages.
 	Every time.Duration
 
+	// YieldEvery and Yield go to core.Settings: how often the solver lets
+	// the host's event loop run (so "stop" gets through), and how.
+	YieldEvery time.Duration
+	Yield      func()
+
 	ds         *core.Dataset
 	name       string
 	train      []int
@@ -263,7 +268,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	p := s.prob
 	p.Eta, p.Lambda = req.Eta, req.Lambda
 
-	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter}
+	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield}
 	warm := req.Warm && len(s.warm) == len(p.Triplets)
 	if warm {
 		settings.Warm = s.warm
@@ -288,16 +293,20 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	if err != nil {
 		return fail("%v", err)
 	}
-
 	s.warm = res.Q
+	status := res.Status.String()
+	if res.Status == core.Cancelled {
+		status = "stopped"
+	}
+	// Say at once that the solver stopped, with the rest of the curve; the
+	// views below take a few more milliseconds.
+	final := progress(res.Progress)
+	final.Status, final.Iters, final.Gaps = status, iters, gaps
+	post(&final)
 
 	out := &protocol.Result{Progress: progress(res.Progress), Method: method.String(), Warm: warm,
 		Triplets: len(p.Triplets), D: len(s.ds.Features), N: s.ds.Rows(), Test: s.test}
-	out.Iters, out.Gaps = iters, gaps
-	out.Status = res.Status.String()
-	if res.Status == core.Cancelled {
-		out.Status = "stopped"
-	}
+	out.Status = status
 	for _, w := range s.swapped {
 		if w {
 			out.Swapped++

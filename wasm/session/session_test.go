@@ -112,8 +112,9 @@ func TestTrainIris(t *testing.T) {
 			t.Fatalf("iteration %d reported as %v", i+1, v)
 		}
 	}
-	if posts != res.Iter {
-		t.Errorf("Every = 0: %d posts for %d iterations", posts, res.Iter)
+	// One post per iteration, and the final one saying the run ended.
+	if posts != res.Iter+1 || len(res.Iters) != 0 {
+		t.Errorf("Every = 0: %d posts for %d iterations; %d left for the result", posts, res.Iter, len(res.Iters))
 	}
 	if res.N != 150 || res.D != 4 || len(res.Euclid) != 300 || len(res.Learned) != 300 || len(res.A) != 16 || len(res.Eigen) != 4 {
 		t.Errorf("sizes: n %d d %d", res.N, res.D)
@@ -142,14 +143,15 @@ func TestThrottle(t *testing.T) {
 	s := New()
 	s.Every = time.Hour
 	load(t, s, "Wine")
-	posts := 0
-	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) { posts++ })
+	var got []*protocol.Progress
+	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) { got = append(got, p) })
 	if e != nil {
 		t.Fatal(e.Message)
 	}
-	// The first iteration is always sent; then nothing for an hour.
-	if posts != 1 || len(res.Iters) != res.Iter-1 {
-		t.Errorf("%d posts, %d iterations left for the result, %d done", posts, len(res.Iters), res.Iter)
+	// The first iteration is always sent; then nothing for an hour but the
+	// final progress, which carries the rest of the curve and the status.
+	if len(got) != 2 || got[0].Status != "" || len(got[1].Iters) != res.Iter-1 || got[1].Status != "converged" || got[1].Iter != res.Iter {
+		t.Errorf("%d posts for %d iterations: %+v", len(got), res.Iter, got)
 	}
 }
 

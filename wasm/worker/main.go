@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/rml-lab/rml/wasm/jsmsg"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -28,6 +29,7 @@ type worker struct {
 
 func main() {
 	w := &worker{self: js.Global(), session: session.New(), wake: make(chan struct{}, 1)}
+	w.session.YieldEvery, w.session.Yield = yieldEvery, yielder()
 	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		w.receive(args[0].Get("data"))
 		return nil
@@ -137,6 +139,31 @@ func (w *worker) handle(m protocol.Message) {
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: res})
 	default:
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: fmt.Sprintf("the worker does not take %q messages", m.Kind)}})
+	}
+}
+
+// yieldEvery is how often a run lets messages in: with the yield below
+// costing well under a millisecond, every 5 ms keeps Stop quick.
+const yieldEvery = 5 * time.Millisecond
+
+// yielder returns a yield that lets the worker's event loop run once: it
+// posts to itself through a MessageChannel and waits for the echo, so the
+// messages queued before it ("stop") are handled first. A timer would do
+// too, but browsers clamp nested timers to 4 ms.
+func yielder() func() {
+	ch := js.Global().Get("MessageChannel").New()
+	echo := make(chan struct{}, 1)
+	ch.Get("port2").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case echo <- struct{}{}:
+		default:
+		}
+		return nil
+	}))
+	port := ch.Get("port1")
+	return func() {
+		port.Call("postMessage", nil)
+		<-echo
 	}
 }
 
