@@ -204,4 +204,3 @@ func acceptsGzip(r *http.Request) bool {
 	}
 	return false
 }
-

@@ -164,13 +164,15 @@ func TestWarmStart(t *testing.T) {
 		t.Fatalf("cold: %v, warm %v", e, cold.Warm)
 	}
 	// Raising η while the budget is inactive leaves the optimum where it
-	// was: a warm start finds it at once (measured: 1 iteration; cold 605).
+	// was: a warm start finds it at once (measured: 1 iteration, cold 605,
+	// natively; 16 and 602 under js/wasm, whose gonum kernels sum in
+	// another order).
 	if cold.BudgetActive {
 		t.Fatal("Wine at η = 0.8 was measured with the budget inactive")
 	}
 	req.Eta, req.Warm = 0.9, true
 	same, _ := s.Train(context.Background(), req, func(*protocol.Progress) {})
-	if !same.Warm || same.Iter > 5 || same.Iter >= cold.Iter {
+	if !same.Warm || same.Iter > cold.Iter/10 {
 		t.Errorf("warm start after raising η took %d iterations (cold %d)", same.Iter, cold.Iter)
 	}
 	req.Eta, req.Lambda = 0.8, 1.5
