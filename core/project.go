@@ -10,7 +10,7 @@ type projector struct {
 
 type event struct {
 	at    float64 // the value of μ where the slope of φ changes
-	slope float64 // −1 where c_i − μ falls below 1, +1 where it falls below 0
+	slope float64 // −u_i where c_i − μ u_i falls below 1, +u_i where it falls below 0
 }
 
 func newProjector(n int, m float64) *projector {
@@ -27,6 +27,24 @@ func newProjector(n int, m float64) *projector {
 // the pieces finds μ exactly in O(N log N). It returns μ. dst and c may be the
 // same slice.
 func (pr *projector) projectTo(dst, c []float64) (mu float64) {
+	return pr.projectScaledTo(dst, c, nil)
+}
+
+// projectScaledTo sets dst to the projection of c onto Q̂ in the norm
+// ‖v‖²_W = Σ w_i v_i², given u_i = 1/w_i (nil: all 1), which is
+//
+//	q_i = clip(c_i − μ u_i, 0, 1),
+//
+// with μ found as in projectTo: φ(μ) = Σ_i clip(c_i − μ u_i, 0, 1) is
+// piecewise linear with breakpoints (c_i − 1)/u_i and c_i/u_i, where its
+// slope changes by ∓u_i.
+func (pr *projector) projectScaledTo(dst, c, u []float64) (mu float64) {
+	ui := func(i int) float64 {
+		if u == nil {
+			return 1
+		}
+		return u[i]
+	}
 	var s float64
 	for _, v := range c {
 		s += min(max(v, 0), 1)
@@ -40,16 +58,19 @@ func (pr *projector) projectTo(dst, c []float64) (mu float64) {
 	// φ(0) = s > m. Slope just right of μ = 0: −#{i : c_i − 1 ≤ 0 < c_i}.
 	ev := pr.ev[:0]
 	var slope float64
-	for _, v := range c {
+	active := 0 // pieces with slope: slope is exactly 0 when none
+	for i, v := range c {
 		if v <= 0 {
-			continue // clip(v − μ) = 0 for all μ ≥ 0
+			continue // clip(v − μ u_i) = 0 for all μ ≥ 0
 		}
+		w := ui(i)
 		if v-1 > 0 {
-			ev = append(ev, event{v - 1, -1})
+			ev = append(ev, event{(v - 1) / w, -w})
 		} else {
-			slope--
+			slope -= w
+			active++
 		}
-		ev = append(ev, event{v, +1})
+		ev = append(ev, event{v / w, +w})
 	}
 	slices.SortFunc(ev, func(a, b event) int {
 		switch {
@@ -70,6 +91,14 @@ func (pr *projector) projectTo(dst, c []float64) (mu float64) {
 		}
 		phi, at = next, e.at
 		slope += e.slope
+		if e.slope < 0 {
+			active++
+		} else {
+			active--
+		}
+		if active == 0 {
+			slope = 0
+		}
 	}
 	if mu < 0 {
 		// Only rounding can bring us here: φ reaches 0 ≤ m at the last
@@ -77,7 +106,7 @@ func (pr *projector) projectTo(dst, c []float64) (mu float64) {
 		mu = at
 	}
 	for i, v := range c {
-		dst[i] = min(max(v-mu, 0), 1)
+		dst[i] = min(max(v-mu*ui(i), 0), 1)
 	}
 	pr.ev = ev
 	return mu

@@ -11,7 +11,18 @@ import (
 // "free", with the budget either slack (free q_i = c_i) or tight (free
 // q_i = c_i − μ with μ ≥ 0 solving Σq = m), keeping the feasible candidate
 // of least distance. Exponential, for N ≤ 6.
-func bruteProject(c []float64, m float64) []float64 {
+func bruteProject(c []float64, m float64) []float64 { return bruteProjectScaled(c, nil, m) }
+
+// bruteProjectScaled does the same in the norm Σ w_i v_i², u_i = 1/w_i
+// (nil: 1): free q_i = c_i − μ u_i, and μ = (#at 1 + Σ_free c_i − m)/Σ_free u_i
+// when the budget is tight.
+func bruteProjectScaled(c, u []float64, m float64) []float64 {
+	ui := func(i int) float64 {
+		if u == nil {
+			return 1
+		}
+		return u[i]
+	}
 	n := len(c)
 	best, bestD := []float64(nil), math.Inf(1)
 	total := 1
@@ -22,7 +33,7 @@ func bruteProject(c []float64, m float64) []float64 {
 	for code := 0; code < total; code++ {
 		for _, tight := range []bool{false, true} {
 			k, fixed, free := code, 0.0, 0
-			var sumFree float64
+			var sumFree, sumU float64
 			state := make([]int, n)
 			for i := range n {
 				state[i] = k % 3
@@ -33,6 +44,7 @@ func bruteProject(c []float64, m float64) []float64 {
 				case 2:
 					free++
 					sumFree += c[i]
+					sumU += ui(i)
 				}
 			}
 			mu := 0.0
@@ -40,7 +52,7 @@ func bruteProject(c []float64, m float64) []float64 {
 				if free == 0 {
 					continue
 				}
-				mu = (fixed + sumFree - m) / float64(free)
+				mu = (fixed + sumFree - m) / sumU
 				if mu < 0 {
 					continue
 				}
@@ -54,13 +66,13 @@ func bruteProject(c []float64, m float64) []float64 {
 				case 1:
 					q[i] = 1
 				case 2:
-					q[i] = c[i] - mu
+					q[i] = c[i] - mu*ui(i)
 					if q[i] < -1e-12 || q[i] > 1+1e-12 {
 						ok = false
 					}
 				}
 				s += q[i]
-				dist += (q[i] - c[i]) * (q[i] - c[i])
+				dist += (q[i] - c[i]) * (q[i] - c[i]) / ui(i)
 			}
 			if ok && s <= m+1e-9 && dist < bestD-1e-15 {
 				bestD = dist
@@ -119,6 +131,35 @@ func TestProjectionInPlace(t *testing.T) {
 	for i := range c {
 		if math.Abs(c[i]-want[i]) > 1e-12 {
 			t.Fatalf("in place: %v, want %v", c, want)
+		}
+	}
+}
+
+// The scaled projection (the fast method's step) against brute force, with
+// weights over four orders of magnitude, ties, and budgets active or not.
+func TestScaledProjectionMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for k := range 400 {
+		n := 1 + rng.IntN(6)
+		c, u := make([]float64, n), make([]float64, n)
+		for i := range c {
+			c[i] = 3*rng.Float64() - 1
+			if rng.IntN(5) == 0 {
+				c[i] = math.Round(c[i])
+			}
+			u[i] = math.Pow(10, 4*rng.Float64()-2)
+			if k%7 == 0 {
+				u[i] = 2.5 // equal weights: ties between breakpoints
+			}
+		}
+		m := rng.Float64() * float64(n)
+		got := make([]float64, n)
+		newProjector(n, m).projectScaledTo(got, c, u)
+		want := bruteProjectScaled(c, u, m)
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				t.Fatalf("Π_W(%v), u = %v, m = %v: %v, brute force %v", c, u, m, got, want)
+			}
 		}
 	}
 }
