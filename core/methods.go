@@ -203,12 +203,13 @@ func (a *nesterov) iterate(c *certificate) bool {
 		a.cb[i] = a.z[i] - a.g[i]/a.lg
 	}
 	c.proj.projectTo(a.qhat, a.cb)
-	fh, ph, ok := c.evalFull(a.m, a.qhat, nil)
+	// Only L(q̂) is needed (eigenvalues alone); the certificate's primal
+	// points are Â_t and the average A_t.
+	fh, ok := c.evalDual(a.m, a.qhat)
 	if !ok {
 		return false
 	}
 	c.dualPoint(a.qhat, fh)
-	c.primalOfQ(a.qhat, ph)
 	// q_t = the one of {q_{t−1}, q̂, z_t} with the smallest L (monotone).
 	if fh < a.fq {
 		copy(a.q, a.qhat)
