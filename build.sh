@@ -22,4 +22,4 @@ for f in app.wasm worker.wasm wasm_exec.js; do
   printf '%-16s %12d %12d\n' "$f" "$raw" "$gz"
   case $f in *.wasm) total=$((total + gz)) ;; esac
 done
-printf 'both wasm binaries, gzip: %d bytes (%.2f MiB; the target is at most 2 MiB)\n' "$total" "$(echo "$total / 1048576" | bc -l)"
+awk -v t="$total" 'BEGIN { printf "both wasm binaries, gzip: %d bytes (%.2f MiB; the target is at most 2 MiB)\n", t, t / 1048576 }'

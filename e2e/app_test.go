@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"regexp"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -63,6 +64,21 @@ func TestNewcomer(t *testing.T) {
 	}
 	if m := p.text("message"); m != "" {
 		t.Errorf("message %q after a clean run", m)
+	}
+	// Hovering the curve shows its values; hovering a point shows its row.
+	p.eval(`(() => { const s = document.querySelector('[data-testid="gap-chart"]'); const r = s.getBoundingClientRect();
+		s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true})); return true })()`, new(bool))
+	p.poll(`!!document.querySelector('[data-testid="gap-hover"]')`, 5*time.Second)
+	if h := p.text("gap-hover"); !regexp.MustCompile(`^t = \d+, Δ = \S+$`).MatchString(h) {
+		t.Errorf("chart hover shows %q", h)
+	}
+	p.eval(`(() => { const s = document.querySelector('[data-testid="projection-learned"]'); const r = s.getBoundingClientRect();
+		const m = s.querySelector('path.pts').getAttribute('d').match(/^M(-?[\d.]+) (-?[\d.]+)/);
+		const k = r.width / s.viewBox.baseVal.width, x = +m[1] + 3, y = +m[2];
+		s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + x * k, clientY: r.top + y * k, bubbles: true})); return true })()`, new(bool))
+	p.poll(`!!document.querySelector('[data-testid="point-hover"]')`, 5*time.Second)
+	if h := p.text("point-hover"); !regexp.MustCompile(`row \d+: (setosa|versicolor|virginica) \((training|test)\)`).MatchString(h) {
+		t.Errorf("point hover shows %q", h)
 	}
 	p.screenshot("trained-iris.png")
 }

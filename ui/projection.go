@@ -106,8 +106,8 @@ func (p *Projections) view(k int, testid, title string, xy []float64, test []boo
 		}
 		colour := draw.ClassColour(c)
 		children = append(children,
-			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Attribute("fill", colour), vecty.Attribute("d", sc.Markers(xy, trainRows, draw.Circle, 3)))),
-			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", strconv.Itoa(c)), vecty.Attribute("stroke", colour), vecty.Attribute("d", sc.Markers(xy, testRows, draw.Square, 3.5)))))
+			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("fill", colour), vecty.Attribute("d", sc.Markers(xy, trainRows, draw.Circle, 3)))),
+			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("stroke", colour), vecty.Attribute("d", sc.Markers(xy, testRows, draw.Square, 3.5)))))
 	}
 	caption := []vecty.MarkupOrChild{vecty.Text(title)}
 	if i := p.hover[k]; i >= 0 && i < r.N {
