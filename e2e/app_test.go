@@ -2,8 +2,8 @@ package e2e
 
 import (
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
