@@ -7,6 +7,7 @@ import (
 	"github.com/hexops/vecty/elem"
 
 	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/protocol"
 )
 
 // App is the page. It renders from the store; every change goes through
@@ -40,13 +41,13 @@ func (a *App) Render() vecty.ComponentOrHTML {
 		elem.Main(vecty.Markup(vecty.Class("layout")),
 			elem.Div(vecty.Markup(vecty.Class("controls")),
 				&DataPanel{State: s, Dispatch: d, Key: dataKeyOf(s)},
-				sidePanel(s, d),
-				paramPanel(s, d),
+				&Panel{Key: sideKey(s), Draw: func() *vecty.HTML { return sidePanel(s, d) }},
+				&Panel{Key: paramKey(s), Draw: func() *vecty.HTML { return paramPanel(s, d) }},
 			),
 			elem.Div(vecty.Markup(vecty.Class("views")),
 				a.chart,
 				&Projections{Result: res, Data: s.Data, Version: s.Version},
-				resultPanel(s),
+				&Panel{Key: resultKey(s), Draw: func() *vecty.HTML { return resultPanel(s) }},
 			),
 		),
 		elem.Footer(vecty.Markup(vecty.Class("foot")),
@@ -70,4 +71,46 @@ func messageLine(s *store.State) *vecty.HTML {
 // panel is a titled section.
 func panel(title, class string, children ...vecty.MarkupOrChild) *vecty.HTML {
 	return elem.Section(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("panel", class)), elem.Heading2(vecty.Text(title))}, children...)...)
+}
+
+// Panel renders a panel through Draw and skips rendering while Key, the
+// part of the state it shows, is unchanged: a run's progress and the other
+// panels' changes then cost it nothing.
+type Panel struct {
+	vecty.Core
+	Key  any                `vecty:"prop"`
+	Draw func() *vecty.HTML `vecty:"prop"`
+}
+
+func (p *Panel) SkipRender(prev vecty.Component) bool {
+	q, ok := prev.(*Panel)
+	return ok && q.Key == p.Key
+}
+
+func (p *Panel) Render() vecty.ComponentOrHTML { return p.Draw() }
+
+func sideKey(s *store.State) any {
+	type key struct {
+		p       store.Params
+		data    *protocol.Dataset
+		version int
+	}
+	return key{s.Params, s.Data, s.Version}
+}
+
+func paramKey(s *store.State) any {
+	type key struct {
+		p                      store.Params
+		canTrain, running, res bool
+		version                int
+	}
+	return key{s.Params, s.CanTrain(), s.Status == store.Running, s.Result != nil, s.Version}
+}
+
+func resultKey(s *store.State) any {
+	type key struct {
+		version int
+		data    *protocol.Dataset
+	}
+	return key{s.Version, s.Data}
 }
