@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -241,5 +243,49 @@ func TestStop(t *testing.T) {
 	}
 	if frames < 30 {
 		t.Errorf("only %d frames in 1.5 s: the page is not responsive", frames)
+	}
+}
+
+// A worker that dies is restarted, the page says so, loads the dataset
+// again and trains. The death is simulated where the page learns of it:
+// the message worker.js posts when the Go program exits.
+func TestWorkerRestart(t *testing.T) {
+	wrap := chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(`(() => {
+			const Real = window.Worker; window.__workers = [];
+			window.Worker = function (url, opts) { const w = new Real(url, opts); window.__workers.push(w); return w; };
+			window.__killWorker = () => { const w = window.__workers[window.__workers.length - 1];
+				w.onmessage({data: {fatal: 'the solver program exited'}}); return true; };
+		})()`).Do(ctx)
+		return err
+	})
+	p := open(t, "", wrap)
+	p.set("dataset-select", "Sonar")
+	p.waitTrainEnabled()
+	p.set("tol", "1e-9")
+	p.click("train")
+	p.waitStatus("running", 5*time.Second)
+	p.eval(`window.__killWorker()`, new(bool))
+	p.waitStatus("error", 5*time.Second)
+	if m := p.text("message"); !strings.Contains(m, "restarted") || !strings.Contains(m, "the solver program exited") {
+		t.Errorf("message %q: want it to say the solver was restarted and why", m)
+	}
+	// The new worker gets Sonar again and trains; the notice stays.
+	p.waitTrainEnabled()
+	if m := p.text("message"); !strings.Contains(m, "restarted") {
+		t.Errorf("after the reload the message is %q", m)
+	}
+	var n int
+	p.eval(`window.__workers.length`, &n)
+	if n != 2 {
+		t.Errorf("%d workers created, want 2", n)
+	}
+	p.set("tol", "1e-3")
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	var points string
+	p.eval(`document.querySelector('[data-testid="projection-learned"]').dataset.points`, &points)
+	if points != "208" {
+		t.Errorf("after the restart the learned view has %s points, want Sonar's 208", points)
 	}
 }

@@ -112,7 +112,7 @@ type page struct {
 	errors []string
 }
 
-func open(t *testing.T, fragment string) *page {
+func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
 		// This chromedp's protocol tables predate some of Chromium's event
@@ -155,6 +155,7 @@ func open(t *testing.T, fragment string) *page {
 			t.Errorf("browser: %s", e)
 		}
 	})
+	p.run(before...)
 	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
 	p.waitTrainEnabled()
 	return p

@@ -71,6 +71,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 		s.Ready, s.Loading = false, false
 		s.Restarts++
 		s.Message, s.Notice = "The solver stopped unexpectedly ("+a.Reason+") and was restarted; the dataset is loaded again.", false
+		s.restarted = true
 		if s.Status == Running {
 			s.Status = Error
 		}
@@ -104,7 +105,10 @@ func (s *State) load() []protocol.Message {
 	}
 	s.RunID = 0
 	s.clearRun()
-	s.Data, s.Message = nil, ""
+	s.Data = nil
+	if !s.restarted {
+		s.Message = ""
+	}
 	if !s.Ready {
 		return out
 	}
@@ -152,7 +156,12 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 		case protocol.KindDataset:
 			d := m.Dataset
 			s.Data, s.Columns, s.Preview, s.Header = d, d.Columns, d.Preview, d.Header
-			s.Message, s.Notice = d.Notice, d.Notice != ""
+			if s.restarted && d.Notice == "" {
+				// Keep saying that the worker was restarted, now as a notice.
+				s.Notice, s.restarted = true, false
+			} else {
+				s.Message, s.Notice = d.Notice, d.Notice != ""
+			}
 			if s.Status == Error {
 				s.Status = Idle
 			}

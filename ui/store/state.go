@@ -53,20 +53,21 @@ type State struct {
 	Preview  [][]string        // its first rows
 	Header   bool
 
-	Status   Status
-	RunID    int // request id of the current or last run
-	Trace    Trace
-	Last     protocol.Progress // the latest progress
-	Rate     float64           // iterations per second
-	Result   *protocol.Result  // the last finished run
-	ResultOf int               // the run id Result belongs to
-	Version  int               // counts results, for components that redraw only on a new one
-	Pending  bool              // a run waits for the dataset to load
-	Message  string
-	Notice   bool // Message is a notice, not an error
-	Restarts int  // times the worker was restarted
-	nextID   int
-	awaiting bool // the run has ended; its result is on the way
+	Status    Status
+	RunID     int // request id of the current or last run
+	Trace     Trace
+	Last      protocol.Progress // the latest progress
+	Rate      float64           // iterations per second
+	Result    *protocol.Result  // the last finished run
+	ResultOf  int               // the run id Result belongs to
+	Version   int               // counts results, for components that redraw only on a new one
+	Pending   bool              // a run waits for the dataset to load
+	Message   string
+	Notice    bool // Message is a notice, not an error
+	Restarts  int  // times the worker was restarted
+	nextID    int
+	awaiting  bool // the run has ended; its result is on the way
+	restarted bool // the message says the worker was restarted; keep it past the reload
 }
 
 // Trace is Δ_t against t, every iteration reported.

@@ -149,10 +149,14 @@ func TestWorkerDied(t *testing.T) {
 	if s.Status != Error || s.Restarts != 1 || !strings.Contains(s.Message, "restarted") || s.CanTrain() {
 		t.Fatalf("died: %v %q", s.Status, s.Message)
 	}
-	// The new worker gets the dataset again.
+	// The new worker gets the dataset again, and the page still says why.
 	l := one(t, Reduce(s, WorkerReady{Builtins: []string{"Iris"}}), protocol.KindLoad)
 	if l.Load.Builtin != "Iris" {
 		t.Fatalf("reload: %+v", l.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris"}}})
+	if !s.CanTrain() || !strings.Contains(s.Message, "restarted") || !s.Notice || s.Status != Idle {
+		t.Fatalf("after the reload: %v %q notice=%v", s.Status, s.Message, s.Notice)
 	}
 }
 
