@@ -289,3 +289,64 @@ func TestWorkerRestart(t *testing.T) {
 		t.Errorf("after the restart the learned view has %s points, want Sonar's 208", points)
 	}
 }
+
+// A shared link rebuilds the same run: the settings come from the address,
+// and two pages opened on it end with the same numbers.
+func TestSharedLink(t *testing.T) {
+	link := "#data=Wine&ksame=2&kdiff=4&flip=0.1&eta=0.9&lambda=0.5&method=fast&tol=1e-05&seed=7"
+	var runs [2][3]string
+	for i := range runs {
+		p := open(t, link)
+		var eta, lambda, ks string
+		p.eval(`document.querySelector('[data-testid="eta"]').value`, &eta)
+		p.eval(`document.querySelector('[data-testid="lambda"]').value`, &lambda)
+		p.eval(`document.querySelector('[data-testid="k-same"]').value`, &ks)
+		if eta != "0.9" || lambda != "0.5" || ks != "2" || !strings.Contains(p.text("triplet-count"), "× 2 × 4") {
+			t.Fatalf("from the link: η %s, λ %s, k_same %s, %q", eta, lambda, ks, p.text("triplet-count"))
+		}
+		p.click("train")
+		p.waitResult("converged", 60*time.Second)
+		runs[i] = [3]string{p.text("iteration"), p.text("gap-value"), p.text("error-learned")}
+		// The address follows the controls.
+		p.set("lambda", "2")
+		var hash string
+		p.eval(`location.hash`, &hash)
+		if !strings.Contains(hash, "lambda=2&") || !strings.Contains(hash, "seed=7") {
+			t.Errorf("address after λ = 2: %s", hash)
+		}
+	}
+	if runs[0] != runs[1] {
+		t.Errorf("same link, different runs: %v and %v", runs[0], runs[1])
+	}
+}
+
+// After a run, moving η restarts from its solution.
+func TestWarmRestart(t *testing.T) {
+	p := open(t, "")
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	cold, _ := strconv.Atoi(p.text("iteration"))
+	p.set("eta", "0.95")
+	p.poll(`document.body.textContent.includes('The last run started from the previous solution')`, 30*time.Second)
+	p.waitResult("converged", 60*time.Second)
+	warm, _ := strconv.Atoi(p.text("iteration"))
+	t.Logf("cold %d iterations, warm %d", cold, warm)
+	if warm >= cold {
+		t.Errorf("the warm restart took %d iterations, the cold run %d", warm, cold)
+	}
+}
+
+// A file dropped on the drop zone loads like a chosen one.
+func TestDropFile(t *testing.T) {
+	p := open(t, "")
+	p.eval(`(() => { const dt = new DataTransfer();
+		dt.items.add(new File(["a;b;kind\n1;2;x\n2;1;y\n1;3;x\n3;1;y\n1;4;x\n4;1;y\n"], "dropped.csv", {type: "text/csv"}));
+		const z = document.querySelector('.drop');
+		z.dispatchEvent(new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		z.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})); return true })()`, new(bool))
+	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes('dropped.csv')`, 10*time.Second)
+	p.waitTrainEnabled()
+	if s := p.text("message"); s != "" {
+		t.Errorf("message %q", s)
+	}
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"github.com/chromedp/cdproto/network"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,7 +31,8 @@ func (p *page) clickUntil(testid, want string, timeout time.Duration) float64 {
 //   - Iris: Train to converged at the default tolerance (1e-6);
 //   - Sonar: Train to a relative gap of 1e-3.
 func TestFigures(t *testing.T) {
-	p := open(t, "")
+	// A cold start: no cached responses, no cached compiled wasm.
+	p := open(t, "", network.ClearBrowserCache())
 	var ready float64
 	p.eval(`performance.getEntriesByName('rml-ready')[0].startTime`, &ready)
 

@@ -23,7 +23,7 @@ import (
 
 var (
 	baseURL  string
-	allocCtx context.Context
+	allocCtx context.Context // the browser's context: tabs derive from it
 	outDir   string
 )
 
@@ -97,9 +97,22 @@ func run(m *testing.M) int {
 		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
 		chromedp.WindowSize(1400, 1100),
 	}
-	var cancel context.CancelFunc
-	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
+	// One browser; every test opens its own tab in it.
+	var cancelBrowser context.CancelFunc
+	allocCtx, cancelBrowser = chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, args ...any) {
+		// This chromedp's protocol tables predate some of Chromium's event
+		// fields; those events are not used here.
+		if !strings.HasPrefix(format, "could not unmarshal event") {
+			fmt.Fprintf(os.Stderr, "chromedp: "+format+"\n", args...)
+		}
+	}))
+	defer cancelBrowser()
+	if err := chromedp.Run(allocCtx); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: starting Chromium:", err)
+		return 1
+	}
 	return m.Run()
 }
 
@@ -114,13 +127,7 @@ type page struct {
 
 func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
-		// This chromedp's protocol tables predate some of Chromium's event
-		// fields; those events are not used here.
-		if !strings.HasPrefix(format, "could not unmarshal event") {
-			t.Logf("chromedp: "+format, args...)
-		}
-	}))
+	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancel)
 	ctx, cancel2 := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(cancel2)
