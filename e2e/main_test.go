@@ -223,12 +223,14 @@ func (p *page) waitResult(want string, timeout time.Duration) {
 }
 
 // set changes a control's value as a user would: value, then input and
-// change events.
+// change events; it returns after two animation frames, when the page
+// (which renders on animation frames) shows the consequences.
 func (p *page) set(testid, value string) {
 	p.t.Helper()
 	var ok bool
 	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector('[data-testid=%q]'); if (!e) return false;
-		e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, testid, value), &ok)
+		e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));
+		return new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))) })()`, testid, value), &ok)
 	if !ok {
 		p.t.Fatalf("no control %q", testid)
 	}
