@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Only the app's files are served: the page, assets/ without Go source,
+// build/ without the .gz copies (they are served as encodings); no
+// directories, no dot-files, nothing that climbs out.
+func TestAllowed(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want string // "" = refused
+	}{
+		{"/", "index.html"},
+		{"/index.html", "index.html"},
+		{"/assets/style.css", "assets/style.css"},
+		{"/assets/datasets/iris.csv", "assets/datasets/iris.csv"},
+		{"/build/app.wasm", "build/app.wasm"},
+		{"/assets/", ""},
+		{"/assets", ""},
+		{"/build/", ""},
+		{"/assets/assets.go", ""},
+		{"/build/app.wasm.gz", ""},
+		{"/serve.go", ""},
+		{"/go.mod", ""},
+		{"/core/solve.go", ""},
+		{"/.git/config", ""},
+		{"/assets/.hidden", ""},
+		{"/assets/../serve.go", ""},
+		{"/assets//style.css", ""},
+		{"/assets/..%2fserve.go", ""},
+		{"/assets\\style.css", ""},
+	} {
+		got, ok := allowed(c.path)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("allowed(%q) = %q, %v; want %q", c.path, got, ok, c.want)
+		}
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for h, want := range map[string]bool{"": false, "gzip": true, "br, gzip;q=0.8": true, "gzip;q=0": false, "identity": false, "GZIP": true, "deflate, gzip ; q=0": false} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", h)
+		if acceptsGzip(r) != want {
+			t.Errorf("Accept-Encoding %q: %v", h, !want)
+		}
+	}
+}
+
+func TestHandler(t *testing.T) {
+	root := t.TempDir()
+	write := func(name string, data []byte) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wasm := bytes.Repeat([]byte("\x00asm"), 1000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(wasm)
+	zw.Close()
+	write("index.html", []byte("<!doctype html>"))
+	write("assets/style.css", []byte("body{}"))
+	write("build/app.wasm", wasm)
+	write("build/app.wasm.gz", gz.Bytes())
+	write("serve.go", []byte("package main"))
+	h := handler(root)
+	get := func(path, enc string) *http.Response {
+		r := httptest.NewRequest("GET", path, nil)
+		if enc != "" {
+			r.Header.Set("Accept-Encoding", enc)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Result()
+	}
+	res := get("/build/app.wasm", "gzip")
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/wasm" || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(body, gz.Bytes()) {
+		t.Errorf("wasm with gzip: %d %v, %d bytes", res.StatusCode, res.Header, len(body))
+	}
+	res = get("/build/app.wasm", "")
+	body, _ = io.ReadAll(res.Body)
+	if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm) {
+		t.Errorf("wasm without gzip: %v, %d bytes", res.Header, len(body))
+	}
+	// A .gz copy older than its file is stale: not served.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "build/app.wasm.gz"), old, old)
+	if res = get("/build/app.wasm", "gzip"); res.Header.Get("Content-Encoding") != "" {
+		t.Error("stale .gz served")
+	}
+	res = get("/", "")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Content-Security-Policy") == "" {
+		t.Errorf("index: %d %v", res.StatusCode, res.Header)
+	}
+	for _, p := range []string{"/serve.go", "/assets/", "/build/", "/nothing"} {
+		if res = get(p, ""); res.StatusCode != 404 {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+	r := httptest.NewRequest("POST", "/", nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d", w.Code)
+	}
+}
+
+// stale names what is missing or newer than the build, and nothing once
+// the build is newest.
+func TestStale(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "build"), 0o755)
+	os.MkdirAll(filepath.Join(root, "core"), 0o755)
+	if why := stale(root); why != "build/app.wasm is missing" {
+		t.Errorf("empty build: %q", why)
+	}
+	src := filepath.Join(root, "core", "x.go")
+	os.WriteFile(src, nil, 0o644)
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(src, past, past)
+	for _, o := range outputs {
+		os.WriteFile(filepath.Join(root, o), nil, 0o644)
+	}
+	if why := stale(root); why != "" {
+		t.Errorf("fresh build: %q", why)
+	}
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(src, future, future)
+	if why := stale(root); why != filepath.Join("core", "x.go")+" is newer than the build" {
+		t.Errorf("newer source: %q", why)
+	}
+}
