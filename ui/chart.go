@@ -126,16 +126,27 @@ func (c *Chart) pointer(e *vecty.Event, box draw.Box, iters, gaps []float64) {
 	if !ok {
 		return
 	}
-	r := e.Get("currentTarget").Call("getBoundingClientRect")
-	w := r.Get("width").Float()
-	if w <= 0 {
+	x, _, ok := localPoint(e, chartW)
+	if !ok {
 		return
 	}
-	x := (e.Get("clientX").Float() - r.Get("left").Float()) * chartW / w
 	if i := cv.Nearest(iters, x); i != c.hover || !c.hovered {
 		c.hover, c.hovered = i, true
 		vecty.Rerender(c)
 	}
+}
+
+// localPoint maps the pointer of a mouse event on an element drawn at
+// viewW units wide (an SVG's viewBox, a canvas's width) to those units; ok
+// is false while the element has no width.
+func localPoint(e *vecty.Event, viewW float64) (x, y float64, ok bool) {
+	r := e.Get("currentTarget").Call("getBoundingClientRect")
+	w := r.Get("width").Float()
+	if w <= 0 {
+		return 0, 0, false
+	}
+	s := viewW / w
+	return (e.Get("clientX").Float() - r.Get("left").Float()) * s, (e.Get("clientY").Float() - r.Get("top").Float()) * s, true
 }
 
 func stat(label, testid, value string) *vecty.HTML {

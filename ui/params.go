@@ -50,6 +50,21 @@ func intInput(testid string, v int, set func(int), d func(store.Action), field s
 		})))
 }
 
+// slider is a labelled range input in steps of 0.01 with its value beside it.
+func slider(label, testid string, lo, hi, v float64, set func(float64)) *vecty.HTML {
+	return elem.Label(vecty.Text(label),
+		elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", testid),
+			vecty.Attribute("min", lo), vecty.Attribute("max", hi), vecty.Attribute("step", 0.01),
+			prop.Value(strconv.FormatFloat(v, 'f', -1, 64)),
+			event.Input(func(e *vecty.Event) {
+				if x, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
+					set(x)
+				}
+			}))),
+		elem.Output(vecty.Text(" "+strconv.FormatFloat(v, 'f', 2, 64))),
+	)
+}
+
 // sidePanel is panel 2: how triplets are drawn from the labels, and noise.
 func sidePanel(s *store.State, d func(store.Action)) *vecty.HTML {
 	p := s.Params
@@ -67,16 +82,7 @@ func sidePanel(s *store.State, d func(store.Action)) *vecty.HTML {
 			elem.Label(vecty.Text("k_same "), intInput("k-same", p.KSame, func(v int) { d(store.SetKSame{Value: v}) }, d, "k_same")),
 			elem.Label(vecty.Text("k_diff "), intInput("k-diff", p.KDiff, func(v int) { d(store.SetKDiff{Value: v}) }, d, "k_diff")),
 		),
-		elem.Label(vecty.Text("Injected noise: swap each triplet with probability "),
-			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "flip"), vecty.Attribute("min", 0), vecty.Attribute("max", 0.5), vecty.Attribute("step", 0.01),
-				prop.Value(strconv.FormatFloat(p.Flip, 'f', -1, 64)),
-				event.Input(func(e *vecty.Event) {
-					if v, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
-						d(store.SetFlip{Value: v})
-					}
-				}))),
-			elem.Output(vecty.Text(" "+strconv.FormatFloat(p.Flip, 'f', 2, 64))),
-		),
+		slider("Injected noise: swap each triplet with probability ", "flip", 0, 0.5, p.Flip, func(v float64) { d(store.SetFlip{Value: v}) }),
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "triplet-count"), vecty.Class("hint")), vecty.Text(count)),
 	)
 }
@@ -97,16 +103,7 @@ func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
 		mopts = append(mopts, elem.Option(vecty.Markup(prop.Value(m.value), vecty.Property("selected", m.value == p.Method)), vecty.Text(m.text)))
 	}
 	return panel("3 · Parameters", "params",
-		elem.Label(vecty.Text("η, the share of triplets trusted "),
-			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "eta"), vecty.Attribute("min", 0.5), vecty.Attribute("max", 1), vecty.Attribute("step", 0.01),
-				prop.Value(strconv.FormatFloat(p.Eta, 'f', -1, 64)),
-				event.Input(func(e *vecty.Event) {
-					if v, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
-						d(store.SetEta{Value: v})
-					}
-				}))),
-			elem.Output(vecty.Text(" "+strconv.FormatFloat(p.Eta, 'f', 2, 64))),
-		),
+		slider("η, the share of triplets trusted ", "eta", 0.5, 1, p.Eta, func(v float64) { d(store.SetEta{Value: v}) }),
 		elem.Label(vecty.Text("λ, the regularization "),
 			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "lambda-slider"), vecty.Attribute("aria-label", "λ on a log scale"),
 				vecty.Attribute("min", 0), vecty.Attribute("max", len(lambdaGrid)-1), vecty.Attribute("step", 1),

@@ -74,13 +74,10 @@ func (p *Projections) view(k int, testid, title string, xy []float64, test []boo
 		vecty.Attribute("viewBox", "0 0 "+f1(projW)+" "+f1(projH)), vecty.Attribute("role", "img"),
 		vecty.Attribute("aria-label", title+" projection, "+strconv.Itoa(r.N)+" points"),
 		event.MouseMove(func(e *vecty.Event) {
-			rect := e.Get("currentTarget").Call("getBoundingClientRect")
-			w := rect.Get("width").Float()
-			if w <= 0 {
+			px, py, ok := localPoint(e, projW)
+			if !ok {
 				return
 			}
-			s := projW / w
-			px, py := (e.Get("clientX").Float()-rect.Get("left").Float())*s, (e.Get("clientY").Float()-rect.Get("top").Float())*s
 			i, dist := sc.Nearest(xy, px, py)
 			if dist > 12 {
 				i = -1

@@ -172,13 +172,10 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 	if r == nil || r.D == 0 {
 		return
 	}
-	rect := e.Get("currentTarget").Call("getBoundingClientRect")
-	w := rect.Get("width").Float()
-	if w <= 0 {
+	x, y, ok := localPoint(e, heatSize)
+	if !ok {
 		return
 	}
-	s := heatSize / w
-	x, y := (e.Get("clientX").Float()-rect.Get("left").Float())*s, (e.Get("clientY").Float()-rect.Get("top").Float())*s
 	m := h.margin()
 	cell := (heatSize - m) / float64(r.D)
 	i, j := int(math.Floor((y-m)/cell)), int(math.Floor((x-m)/cell))
