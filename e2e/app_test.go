@@ -307,6 +307,10 @@ func TestSharedLink(t *testing.T) {
 		p.click("train")
 		p.waitResult("converged", 60*time.Second)
 		runs[i] = [3]string{p.text("iteration"), p.text("gap-value"), p.text("error-learned")}
+		// With noise injected, the result says how many suspects were swapped.
+		if s := p.text("suspects"); !strings.Contains(s, "swapped by the injected noise") || !strings.Contains(s, "is closer to row") {
+			t.Errorf("suspects: %q", s)
+		}
 		// The address follows the controls.
 		p.set("lambda", "2")
 		var hash string

@@ -72,3 +72,14 @@ func TestFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTeachingScreenshot saves the page after a run on the synthetic set
+// with 10 % of the triplets swapped: e2e/out/trained-synthetic.png.
+func TestTeachingScreenshot(t *testing.T) {
+	p := open(t, "#data=Synthetic%3A+2+signal+%2B+18+noise&flip=0.1")
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	el, ll := p.text("error-euclid"), p.text("error-learned")
+	t.Logf("synthetic, 10%% swapped: Euclidean error %s, learned %s", el, ll)
+	p.screenshot("trained-synthetic.png")
+}

@@ -39,9 +39,37 @@ func resultPanel(s *store.State) *vecty.HTML {
 		&Heatmap{Result: r, Features: features, Version: s.Version},
 	}
 	if r != nil {
-		children = append(children, eigenList(r.Eigen), budgetLine(r))
+		children = append(children, eigenList(r.Eigen), budgetLine(r), suspects(r, s.Data))
 	}
 	return panel("6 · Result", "result", children...)
+}
+
+// suspects lists the triplets the metric least believes and, when noise
+// was injected, how many of those were really swapped.
+func suspects(r *protocol.Result, ds *protocol.Dataset) *vecty.HTML {
+	intro := "No triplet was swapped; these are the ones the metric fits worst:"
+	if r.Swapped > 0 {
+		intro = "Of the " + itoa(r.Swapped) + " triplets the metric believes least, " + draw.Percent(r.SuspectPrecision) +
+			" are among the " + itoa(r.Swapped) + " swapped by the injected noise (a random guess: " + draw.Percent(float64(r.Swapped)/float64(max(r.Triplets, 1))) + "). The first:"
+	}
+	row := func(i int) string {
+		name := ""
+		if ds != nil {
+			name = " (" + className(ds.Classes, int(r.Labels[i])) + ")"
+		}
+		return "row " + itoa(i+1) + name
+	}
+	items := []vecty.MarkupOrChild{}
+	for k := 0; k+2 < len(r.SuspectRows) && k/3 < len(r.SuspectSwapped); k += 3 {
+		text := row(r.SuspectRows[k]) + " is closer to " + row(r.SuspectRows[k+1]) + " than to " + row(r.SuspectRows[k+2])
+		if r.SuspectSwapped[k/3] == 1 {
+			text += " — swapped"
+		}
+		items = append(items, elem.ListItem(vecty.Text(text)))
+	}
+	return elem.Div(vecty.Markup(vecty.Data("testid", "suspects")),
+		elem.Paragraph(vecty.Text(intro)),
+		elem.OrderedList(items...))
 }
 
 func eigenList(ev []float64) *vecty.HTML {

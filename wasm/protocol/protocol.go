@@ -134,6 +134,15 @@ type Result struct {
 	ErrLearn  float64
 	K         int
 
+	// The triplets the metric least believes (largest hinge loss first):
+	// SuspectRows holds (x, y, z) dataset rows for each of the first few,
+	// SuspectSwapped 1 where that triplet was swapped by the injected noise.
+	// SuspectPrecision is the share of swapped triplets among the first
+	// Swapped suspects (NaN when none was swapped).
+	SuspectRows      []int
+	SuspectSwapped   []int
+	SuspectPrecision float64
+
 	A       []float64 // d×d, row-major
 	Eigen   []float64 // d, descending
 	Euclid  []float64 // n×2, row-major
@@ -232,6 +241,9 @@ func (m *Result) fields(c codec) {
 	c.f64(&m.ErrEuclid)
 	c.f64(&m.ErrLearn)
 	c.int(&m.K)
+	c.ints(&m.SuspectRows)
+	c.ints(&m.SuspectSwapped)
+	c.f64(&m.SuspectPrecision)
 }
 
 func (m *Error) fields(c codec) {
@@ -413,10 +425,13 @@ func (m *Message) checkArrays() error {
 	case len(r.Labels) != r.N:
 		return errors.New("protocol: " + itoa(len(r.Labels)) + " labels, want " + itoa(r.N))
 	}
-	for _, i := range r.Test {
+	for _, i := range append(r.Test[:len(r.Test):len(r.Test)], r.SuspectRows...) {
 		if i < 0 || i >= r.N {
-			return errors.New("protocol: test row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
+			return errors.New("protocol: row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
 		}
+	}
+	if len(r.SuspectRows) != 3*len(r.SuspectSwapped) {
+		return errors.New("protocol: " + itoa(len(r.SuspectRows)) + " suspect rows for " + itoa(len(r.SuspectSwapped)) + " suspects")
 	}
 	for _, v := range r.Labels {
 		if v != math.Trunc(v) || v < 0 {

@@ -28,6 +28,7 @@ const (
 	DefaultEvery   = 50 * time.Millisecond // progress messages: about 20 a second
 	DefaultK       = 5                     // k-NN neighbours for the test error
 	previewRows    = 6
+	maxSuspects    = 5 // suspects listed in a result
 	maxTripletsRun = 2_000_000
 )
 
@@ -334,6 +335,18 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		out.Labels[i] = float64(c)
 	}
 	out.K = min(DefaultK, len(s.train))
+	// The suspects: rank the triplets by their loss under A.
+	list, precision := core.Suspects(p, res.A, s.swapped)
+	out.SuspectPrecision = precision
+	for _, sp := range list[:min(maxSuspects, len(list))] {
+		t := p.Triplets[sp.Index]
+		out.SuspectRows = append(out.SuspectRows, s.train[t.I], s.train[t.J], s.train[t.K])
+		sw := 0
+		if sp.Swapped {
+			sw = 1
+		}
+		out.SuspectSwapped = append(out.SuspectSwapped, sw)
+	}
 	if len(s.test) > 0 {
 		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
 		out.ErrEuclid = s.errEuclid

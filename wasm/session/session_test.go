@@ -271,3 +271,41 @@ func equalDense(a, b []float64) bool {
 	}
 	return true
 }
+
+// With injected noise, the triplets the metric least believes are mostly
+// the swapped ones, and the listed suspects are real triplets of the data.
+func TestSuspects(t *testing.T) {
+	s := New()
+	ds := load(t, s, "Wine")
+	req := defaultTrain()
+	req.Flip = 0.2
+	res, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	t.Logf("%d of %d swapped; precision %.3f; first suspects swapped: %v", res.Swapped, res.Triplets, res.SuspectPrecision, res.SuspectSwapped)
+	// A random ranking would give precision 0.2 (the swap rate); measured:
+	// 0.953 with seed 1, the first five suspects all swapped.
+	if !(res.SuspectPrecision > 0.6) || res.Swapped == 0 {
+		t.Errorf("precision %v with %d swapped", res.SuspectPrecision, res.Swapped)
+	}
+	if len(res.SuspectSwapped) != maxSuspects || len(res.SuspectRows) != 3*maxSuspects {
+		t.Fatalf("%d suspects, %d rows", len(res.SuspectSwapped), len(res.SuspectRows))
+	}
+	test := map[int]bool{}
+	for _, i := range res.Test {
+		test[i] = true
+	}
+	for k := 0; k < len(res.SuspectRows); k += 3 {
+		x, y, z := res.SuspectRows[k], res.SuspectRows[k+1], res.SuspectRows[k+2]
+		if test[x] || test[y] || test[z] || y == z || x >= ds.Rows {
+			t.Errorf("suspect (%d, %d, %d) is not a triplet of training rows", x, y, z)
+		}
+	}
+	// Without noise there is nothing to find: precision is NaN.
+	req.Flip = 0
+	res, _ = s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if !math.IsNaN(res.SuspectPrecision) {
+		t.Errorf("precision %v without swaps", res.SuspectPrecision)
+	}
+}
