@@ -355,18 +355,6 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	return out, nil
 }
 
-// WarmUp runs a short solve on a small built-in problem in a session of its
-// own, so that the browser compiles the solver's hot code to its optimizing
-// tier while the page loads rather than in the user's first run (where the
-// background compilation competes with the page for the CPU).
-func WarmUp() {
-	s := New()
-	if _, e := s.Load(protocol.Load{Builtin: "Iris", TestFrac: 0.15, Seed: 1}); e != nil {
-		return
-	}
-	s.Train(context.Background(), protocol.Train{KSame: 3, KDiff: 3, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-9, MaxIter: 200}, func(*protocol.Progress) {})
-}
-
 // Dataset returns the loaded dataset and its rows held out, or nil.
 func (s *Session) Dataset() (*core.Dataset, []int) { return s.ds, s.test }
 

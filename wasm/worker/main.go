@@ -42,9 +42,6 @@ func main() {
 	}
 	w.self.Set("onmessage", onMessage)
 	w.post(protocol.Message{Kind: protocol.KindReady, Ready: &protocol.Ready{Builtins: session.Builtins()}})
-	// Requests that arrived meanwhile wait for the warm-up (a few tens of
-	// milliseconds), then run in order.
-	session.WarmUp()
 	for range w.wake {
 		for {
 			w.mu.Lock()
