@@ -171,10 +171,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		}
 	}
 	if !ds.Header {
-		out.Columns = make([]string, len(ds.Features)+1)
-		for j := range out.Columns {
-			out.Columns[j] = fmt.Sprintf("column %d", j+1)
-		}
+		out.Columns = positional(len(ds.Features) + 1)
 	}
 	if ds.Dropped > 0 {
 		out.Notice = fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped)
@@ -200,19 +197,32 @@ func sniff(raw []byte) (columns []string, preview [][]string, header bool) {
 	if len(preview) == 0 {
 		return nil, nil, false
 	}
-	for _, f := range preview[0] {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(f, ",", ".")), 64); err != nil && strings.TrimSpace(f) != "" {
-			header = true
+	// As core decides: a header when some column is text on the first
+	// line and a number on the second.
+	number := func(f string) bool {
+		_, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(f, ",", ".")), 64)
+		return err == nil
+	}
+	if len(preview) > 1 {
+		for j, f := range preview[0] {
+			if j < len(preview[1]) && !number(f) && strings.TrimSpace(f) != "" && number(preview[1][j]) {
+				header = true
+			}
 		}
 	}
-	columns = make([]string, len(preview[0]))
-	for j := range columns {
-		columns[j] = fmt.Sprintf("column %d", j+1)
-		if header {
-			columns[j] = preview[0][j]
-		}
+	if header {
+		return preview[0], preview, true
 	}
-	return columns, preview, header
+	return positional(len(preview[0])), preview, false
+}
+
+// positional names the columns of a file without a header as core does.
+func positional(n int) []string {
+	names := make([]string, n)
+	for j := range names {
+		names[j] = "x" + strconv.Itoa(j+1)
+	}
+	return names
 }
 
 // detect guesses the delimiter from the first line, as core does.

@@ -309,3 +309,21 @@ func TestSuspects(t *testing.T) {
 		t.Errorf("precision %v without swaps", res.SuspectPrecision)
 	}
 }
+
+// A file without a header: columns are named by position as core names
+// them (x1, x2, …), and the label is chosen by its 0-based index (what the
+// page's label choice sends).
+func TestNoHeaderLabelByIndex(t *testing.T) {
+	csv := "p,1,2\nq,3,4\np,1,3\nq,4,4\np,2,2\nq,3,5\n"
+	_, e := New().Load(protocol.Load{CSV: csv, TestFrac: 0})
+	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "x1" || e.Header || !strings.Contains(e.Message, `line 1, column 1 ("x1")`) {
+		t.Fatalf("default label (last, numeric) on a file whose label is first: %+v", e)
+	}
+	ds, e := New().Load(protocol.Load{CSV: csv, Label: "0", TestFrac: 0})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if ds.Header || len(ds.Features) != 2 || strings.Join(ds.Classes, ",") != "p,q" || strings.Join(ds.Columns, ",") != "x1,x2,x3" {
+		t.Errorf("label by index: %+v", ds)
+	}
+}
