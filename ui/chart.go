@@ -48,7 +48,7 @@ const chartW, chartH = 560.0, 240.0
 func (c *Chart) Render() vecty.ComponentOrHTML {
 	s := c.State
 	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Params.Tol
-	box := draw.Box{X: 52, Y: 12, W: chartW - 64, H: chartH - 46}
+	box := draw.Box{X: 60, Y: 12, W: chartW - 72, H: chartH - 46}
 	children := []vecty.MarkupOrChild{vecty.Markup(
 		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
 		vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" "+f1(chartH)), vecty.Attribute("role", "img"),
@@ -102,6 +102,8 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 			vecty.Text("Train to see the duality gap Δ_t fall.")))
 	}
 	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", chartH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t")))
+	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("transform", "translate(12 "+f1(box.Y+box.H/2)+") rotate(-90)"),
+		vecty.Attribute("text-anchor", "middle")), vecty.Text("duality gap Δ_t")))
 
 	rate := "—"
 	if s.Rate > 0 {
