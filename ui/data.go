@@ -21,6 +21,7 @@ const maxUpload = 64 << 20
 // dataKey is what the data panel shows; the panel skips rendering while
 // it is unchanged, so a running solver does not redraw the preview.
 type dataKey struct {
+	failed                   *store.Failed
 	ready, loading, dragging bool
 	dataset, label, file     string
 	loadID, builtins         int
@@ -28,7 +29,7 @@ type dataKey struct {
 }
 
 func dataKeyOf(s *store.State) dataKey {
-	return dataKey{ready: s.Ready, loading: s.Loading, dataset: s.Params.Dataset, label: s.Params.Label,
+	return dataKey{failed: s.Failed, ready: s.Ready, loading: s.Loading, dataset: s.Params.Dataset, label: s.Params.Label,
 		file: s.FileName, loadID: s.LoadID, builtins: len(s.Builtins), message: s.Message}
 }
 
@@ -120,20 +121,33 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 		elem.Small(vecty.Text(" or drop one here. Numeric features, one label column; a header row, commas, semicolons or tabs are detected.")),
 	)
 
+	var failed vecty.MarkupOrChild
+	if f := s.Failed; f != nil {
+		kept := "No dataset is loaded."
+		if s.Data != nil {
+			kept = s.Data.Name + " stays loaded."
+		}
+		failed = elem.Paragraph(vecty.Markup(vecty.Class("failed"), vecty.Data("testid", "failed-file")),
+			vecty.Text(f.FileName+" could not be read (see the message above); "+kept+" Choose its label column, or fix the file and upload it again. Its first rows:"))
+	}
 	return panel("1 · Data", "data",
 		elem.Label(vecty.Text("Dataset "), elem.Select(opts...)),
 		drop,
 		labelChoice(s, d),
 		summary(s),
+		failed,
 		preview(s),
 	)
 }
 
 func labelChoice(s *store.State, d func(store.Action)) *vecty.HTML {
-	builtin := s.Params.Dataset != ""
+	builtin := s.Params.Dataset != "" && s.Failed == nil
 	current := s.Params.Label
 	if s.Data != nil {
 		current = s.Data.LabelName
+	}
+	if s.Failed != nil {
+		current = s.Failed.Label // a name, an index, or "" (the last)
 	}
 	opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "label-select"), prop.Disabled(builtin || len(s.Columns) == 0),
 		event.Change(func(e *vecty.Event) { d(store.ChooseLabel{Column: e.Target.Get("value").String()}) }))}
@@ -143,7 +157,7 @@ func labelChoice(s *store.State, d func(store.Action)) *vecty.HTML {
 		if !s.Header {
 			value = strconv.Itoa(j)
 		}
-		selected := c == current || value == s.Params.Label || (current == "" && s.Params.Label == "" && j == len(s.Columns)-1)
+		selected := c == current || value == current || (current == "" && j == len(s.Columns)-1)
 		opts = append(opts, elem.Option(vecty.Markup(prop.Value(value), vecty.Property("selected", selected)), vecty.Text(c)))
 	}
 	note := "the last column unless you choose another"

@@ -12,22 +12,22 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case WorkerReady:
 		s.Ready, s.Builtins = true, a.Builtins
 		if p.Dataset != "" || s.CSV != "" {
-			return s.load()
+			return s.load(s.current())
 		}
 	case SelectBuiltin:
-		p.Dataset, p.Label, s.FileName, s.CSV = a.Name, "", "", ""
-		return s.load()
+		return s.load(source{dataset: a.Name})
 	case Upload:
-		p.Dataset, p.Label, s.FileName, s.CSV = "", "", a.Name, a.Text
-		return s.load()
+		return s.load(source{file: a.Name, csv: a.Text})
 	case UploadFailed:
 		s.setError(a.Message)
 	case ChooseLabel:
-		if p.Dataset != "" || p.Label == a.Column {
-			return nil
+		switch {
+		case s.Failed != nil:
+			f := s.Failed
+			return s.load(source{file: f.FileName, csv: f.CSV, label: a.Column})
+		case p.Dataset == "" && p.Label != a.Column:
+			return s.load(source{file: s.FileName, csv: s.CSV, label: a.Column})
 		}
-		p.Label = a.Column
-		return s.load()
 	case SetKSame:
 		p.KSame = a.Value
 	case SetKDiff:
@@ -41,7 +41,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case SetSeed:
 		if p.Seed != a.Value {
 			p.Seed = a.Value
-			return s.load() // the seed also draws the train/test split
+			return s.load(s.current()) // the seed also draws the train/test split
 		}
 	case SetEta:
 		p.Eta = a.Value
@@ -97,28 +97,49 @@ func (s *State) clearRun() {
 	s.Version++
 }
 
-// load asks for the dataset the parameters name; any run is abandoned.
-func (s *State) load() []protocol.Message {
+// source is what a load reads: a built-in dataset, or a file's text with
+// the label column chosen for it.
+type source struct {
+	dataset, label, file, csv string
+}
+
+func (s *State) current() source {
+	return source{dataset: s.Params.Dataset, label: s.Params.Label, file: s.FileName, csv: s.CSV}
+}
+
+// load asks for a dataset. Until it is read, the current one stays: a file
+// that cannot be read loses no work (see reply). A run in progress is
+// abandoned.
+func (s *State) load(src source) []protocol.Message {
 	var out []protocol.Message
 	if s.Status == Running {
 		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
+		s.RunID = 0
+		s.clearRun()
 	}
-	s.RunID = 0
-	s.clearRun()
-	s.Data = nil
 	if !s.restarted {
 		s.Message = ""
 	}
+	s.loading = src
 	if !s.Ready {
+		// Loaded when the worker is up.
+		s.use(src)
+		s.Data = nil
 		return out
 	}
 	s.Loading = true
 	s.LoadID = s.id()
-	req := &protocol.Load{Builtin: s.Params.Dataset, Label: s.Params.Label, TestFrac: TestFrac, Seed: s.Params.Seed}
-	if req.Builtin == "" {
-		req.CSV, req.FileName = s.CSV, s.FileName
+	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: TestFrac, Seed: s.Params.Seed}
+	if src.dataset == "" {
+		req.CSV, req.FileName = src.csv, src.file
 	}
 	return append(out, protocol.Message{ID: s.LoadID, Kind: protocol.KindLoad, Load: req})
+}
+
+// use makes src the current dataset's source.
+func (s *State) use(src source) {
+	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV = src.dataset, src.label, src.file, src.csv
+	s.Failed = nil
 }
 
 // rerun restarts from the previous solution after η or λ changed, if
@@ -155,6 +176,9 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 		switch m.Kind {
 		case protocol.KindDataset:
 			d := m.Dataset
+			s.RunID = 0
+			s.clearRun() // any result was on the previous dataset
+			s.use(s.loading)
 			s.Data, s.Columns, s.Preview, s.Header = d, d.Columns, d.Preview, d.Header
 			if s.restarted && d.Notice == "" {
 				// Keep saying that the worker was restarted, now as a notice.
@@ -162,12 +186,15 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			} else {
 				s.Message, s.Notice = d.Notice, d.Notice != ""
 			}
-			if s.Status == Error {
-				s.Status = Idle
-			}
 		case protocol.KindError:
+			// The current dataset (if any) stays loaded in the worker and
+			// here; the file is kept aside so that another label column
+			// can be chosen for it.
 			e := m.Error
-			s.Data, s.Columns, s.Preview, s.Header = nil, e.Columns, e.Preview, e.Header
+			if src := s.loading; src.dataset == "" {
+				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label}
+			}
+			s.Columns, s.Preview, s.Header = e.Columns, e.Preview, e.Header
 			s.setError(e.Message)
 			s.Pending = false
 		}

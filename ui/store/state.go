@@ -49,9 +49,11 @@ type State struct {
 	Loading  bool
 	LoadID   int               // request id of the load in flight or last done
 	Data     *protocol.Dataset // the loaded dataset, nil if none
-	Columns  []string          // columns of the last file read, even if it failed
+	Failed   *Failed           // a file that could not be read; Data is still the dataset before it
+	Columns  []string          // columns of the last file read (Failed's, if set)
 	Preview  [][]string        // its first rows
 	Header   bool
+	loading  source // what the load in flight reads
 
 	Status    Status
 	RunID     int // request id of the current or last run
@@ -68,6 +70,12 @@ type State struct {
 	nextID    int
 	awaiting  bool // the run has ended; its result is on the way
 	restarted bool // the message says the worker was restarted; keep it past the reload
+}
+
+// Failed is a file that could not be read as a dataset.
+type Failed struct {
+	FileName, CSV string
+	Label         string // the label column it was read with ("" = the last)
 }
 
 // Trace is Δ_t against t, every iteration reported.

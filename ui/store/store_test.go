@@ -100,33 +100,55 @@ func TestStatusesFromResult(t *testing.T) {
 	}
 }
 
+// A file that cannot be read loses no work: the dataset before it stays
+// loaded (with its result), and the file is kept aside for a label choice.
 func TestUploadAndLabel(t *testing.T) {
 	s := ready(t)
+	tr := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	r := &protocol.Result{Progress: protocol.Progress{Status: "converged"}}
+	Reduce(s, Reply{protocol.Message{ID: tr.ID, Kind: protocol.KindResult, Result: r}})
+	iris := s.Data
+
 	m := one(t, Reduce(s, Upload{Name: "<x>.csv", Text: "a,b\n1,2\n"}), protocol.KindLoad)
-	if m.Load.Builtin != "" || m.Load.CSV != "a,b\n1,2\n" || m.Load.FileName != "<x>.csv" || s.Data != nil || s.CanTrain() {
+	if m.Load.Builtin != "" || m.Load.CSV != "a,b\n1,2\n" || m.Load.FileName != "<x>.csv" || s.CanTrain() || s.Data != iris {
 		t.Fatalf("upload: %+v", m.Load)
 	}
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "line 2, column 2: bad", Columns: []string{"a", "b"}}}})
 	if s.Status != Error || s.Message != "line 2, column 2: bad" || len(s.Columns) != 2 {
 		t.Fatalf("load error: %v %q %v", s.Status, s.Message, s.Columns)
 	}
+	if s.Data != iris || s.Result != r || s.Params.Dataset != "Iris" || !s.CanTrain() || s.Failed == nil || s.Failed.FileName != "<x>.csv" {
+		t.Fatalf("after the failed file: data %v result %v dataset %q failed %+v", s.Data, s.Result, s.Params.Dataset, s.Failed)
+	}
 	l := one(t, Reduce(s, ChooseLabel{"a"}), protocol.KindLoad)
-	if l.Load.Label != "a" || l.Load.CSV == "" {
-		t.Fatalf("label: %+v", l.Load)
+	if l.Load.Label != "a" || l.Load.CSV != "a,b\n1,2\n" || l.Load.Builtin != "" {
+		t.Fatalf("label for the failed file: %+v", l.Load)
 	}
 	// A stale reply (the first load's) is ignored.
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "old"}}})
-	if s.Data != nil {
+	if s.Data != iris {
 		t.Fatal("stale load reply taken")
 	}
-	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "<x>.csv", Notice: "2 rows with missing values were dropped"}}})
-	if s.Status != Idle || !s.Notice || !s.CanTrain() {
-		t.Fatalf("after label: %v %q", s.Status, s.Message)
+	file := &protocol.Dataset{Name: "<x>.csv", Notice: "2 rows with missing values were dropped"}
+	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: file}})
+	if s.Status != Idle || !s.Notice || !s.CanTrain() || s.Data != file || s.Result != nil || s.Failed != nil ||
+		s.Params.Dataset != "" || s.Params.Label != "a" || s.FileName != "<x>.csv" {
+		t.Fatalf("after the label: %v %q %+v", s.Status, s.Message, s.Params)
 	}
-	// Choosing a built-in forgets the file.
+	// The label can be changed again for the loaded file.
+	again := one(t, Reduce(s, ChooseLabel{"b"}), protocol.KindLoad)
+	if again.Load.Label != "b" || again.Load.CSV == "" {
+		t.Fatalf("second label: %+v", again.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: again.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "<x>.csv"}}})
+	// Choosing a built-in forgets the file once it is loaded.
 	b := one(t, Reduce(s, SelectBuiltin{"Wine"}), protocol.KindLoad)
-	if b.Load.Builtin != "Wine" || b.Load.CSV != "" || s.CSV != "" {
+	if b.Load.Builtin != "Wine" || b.Load.CSV != "" || s.FileName != "<x>.csv" {
 		t.Fatalf("builtin: %+v", b.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: b.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine"}}})
+	if s.Params.Dataset != "Wine" || s.CSV != "" || s.FileName != "" || s.Params.Label != "" {
+		t.Fatalf("after Wine: %+v %q", s.Params, s.FileName)
 	}
 }
 
