@@ -26,7 +26,7 @@ import (
 // outputs are what build.sh writes; sources are what they are built from.
 var (
 	outputs = []string{"build/app.wasm", "build/worker.wasm", "build/wasm_exec.js"}
-	sources = []string{"core", "wasm", "ui", "assets", "go.mod", "go.sum", "build.sh"}
+	sources = []string{"core", "wasm", "ui", "go.mod", "go.sum", "build.sh"}
 )
 
 func main() {
@@ -82,9 +82,6 @@ func stale(root string) string {
 					return filepath.SkipDir
 				}
 				return nil
-			}
-			if s == "assets" && !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".csv") {
-				return nil // served as they are, not built
 			}
 			if info, err := d.Info(); err == nil && info.ModTime().After(oldest) {
 				newer = p

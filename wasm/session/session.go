@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io/fs"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +16,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/rml-lab/rml/assets"
 	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
@@ -60,6 +57,8 @@ func Builtins() []string {
 type Session struct {
 	// Every is the least time between two progress messages.
 	Every time.Duration
+
+	read func(file string) ([]byte, error) // a built-in dataset's file
 
 	// YieldEvery and Yield go to core.Settings: how often the solver lets
 	// the host's event loop run (so "stop" gets through), and how.
@@ -104,8 +103,12 @@ type problemKey struct {
 	seed         uint64
 }
 
-// New returns a session with no dataset.
-func New() *Session { return &Session{Every: DefaultEvery} }
+// New returns a session with no dataset. read returns the bytes of a
+// built-in dataset's file (iris.csv, …, as in assets/datasets/): the worker
+// fetches them from the server, so they are not in its binary.
+func New(read func(file string) ([]byte, error)) *Session {
+	return &Session{Every: DefaultEvery, read: read}
+}
 
 // Load reads the dataset a Load request names and splits it.
 func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
@@ -128,9 +131,9 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		if b.make != nil {
 			ds = b.make()
 		} else {
-			raw, err = fs.ReadFile(assets.Datasets, path.Join("datasets", b.file))
+			raw, err = s.read(b.file)
 			if err != nil {
-				panic("session: built-in dataset missing: " + err.Error())
+				return nil, &protocol.Error{Message: fmt.Sprintf("the built-in dataset %s could not be read: %v", b.name, err)}
 			}
 		}
 	} else {

@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +31,7 @@ func TestLoadBuiltins(t *testing.T) {
 	// and from Synthetic's constants (3 × 80 rows, 2 + 18 features).
 	want := map[string][3]int{"Iris": {150, 4, 3}, "Wine": {178, 13, 3}, "Sonar": {208, 60, 2}, "Ionosphere": {351, 34, 2}, SyntheticName: {240, 20, 3}}
 	for _, name := range Builtins() {
-		s := New()
+		s := newSession()
 		ds := load(t, s, name)
 		w := want[name]
 		if ds.Rows != w[0] || len(ds.Features) != w[1] || len(ds.Classes) != w[2] {
@@ -41,7 +44,7 @@ func TestLoadBuiltins(t *testing.T) {
 			t.Errorf("%s: %d columns, %d preview rows", name, len(ds.Columns), len(ds.Preview))
 		}
 	}
-	if _, e := New().Load(protocol.Load{Builtin: "Nope"}); e == nil || !strings.Contains(e.Message, `"Nope"`) {
+	if _, e := newSession().Load(protocol.Load{Builtin: "Nope"}); e == nil || !strings.Contains(e.Message, `"Nope"`) {
 		t.Errorf("unknown builtin: %v", e)
 	}
 }
@@ -57,7 +60,7 @@ func TestLoadErrors(t *testing.T) {
 		{"empty", "  \n", "", []string{"empty"}},
 		{"unknown label", "a,b,y\n1,2,p\n3,4,q\n", "z", []string{`"z"`}},
 	} {
-		_, e := New().Load(protocol.Load{CSV: c.csv, Label: c.label, TestFrac: 0.15})
+		_, e := newSession().Load(protocol.Load{CSV: c.csv, Label: c.label, TestFrac: 0.15})
 		if e == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
@@ -70,11 +73,11 @@ func TestLoadErrors(t *testing.T) {
 	}
 	// A file whose last column is not the label: the error still gives the
 	// columns and the first rows, so the page can offer the label choice.
-	_, e := New().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\n", TestFrac: 0.15})
+	_, e := newSession().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\n", TestFrac: 0.15})
 	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "kind" || !e.Header || len(e.Preview) != 3 {
 		t.Fatalf("error without columns/preview: %+v", e)
 	}
-	ds, e := New().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\ncat,1,3\ndog,3,5\n", Label: "kind", TestFrac: 0})
+	ds, e := newSession().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\ncat,1,3\ndog,3,5\n", Label: "kind", TestFrac: 0})
 	if e != nil {
 		t.Fatal(e.Message)
 	}
@@ -84,7 +87,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestTrainIris(t *testing.T) {
-	s := New()
+	s := newSession()
 	s.Every = 0 // a progress message per iteration
 	load(t, s, "Iris")
 	var iters []float64
@@ -140,7 +143,7 @@ func TestTrainIris(t *testing.T) {
 }
 
 func TestThrottle(t *testing.T) {
-	s := New()
+	s := newSession()
 	s.Every = time.Hour
 	load(t, s, "Wine")
 	var got []*protocol.Progress
@@ -156,7 +159,7 @@ func TestThrottle(t *testing.T) {
 }
 
 func TestWarmStart(t *testing.T) {
-	s := New()
+	s := newSession()
 	load(t, s, "Wine")
 	req := defaultTrain()
 	cold, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
@@ -181,7 +184,7 @@ func TestWarmStart(t *testing.T) {
 	if e != nil || !warm.Warm || warm.Status != "converged" {
 		t.Fatalf("warm: %v %+v", e, warm)
 	}
-	s2 := New()
+	s2 := newSession()
 	load(t, s2, "Wine")
 	req.Warm = false
 	ref, _ := s2.Train(context.Background(), req, func(*protocol.Progress) {})
@@ -198,7 +201,7 @@ func TestWarmStart(t *testing.T) {
 }
 
 func TestStop(t *testing.T) {
-	s := New()
+	s := newSession()
 	load(t, s, "Sonar")
 	req := defaultTrain()
 	req.Tol = 1e-12
@@ -214,7 +217,7 @@ func TestStop(t *testing.T) {
 }
 
 func TestTrainErrors(t *testing.T) {
-	s := New()
+	s := newSession()
 	if _, e := s.Train(context.Background(), defaultTrain(), nil); e == nil || !strings.Contains(e.Message, "no dataset") {
 		t.Errorf("no dataset: %v", e)
 	}
@@ -245,7 +248,7 @@ func TestSynthetic(t *testing.T) {
 	if !equalDense(a.X.RawMatrix().Data, b.X.RawMatrix().Data) {
 		t.Fatal("same seed, different data")
 	}
-	s := New()
+	s := newSession()
 	load(t, s, SyntheticName)
 	res, e := s.Train(context.Background(), defaultTrain(), func(*protocol.Progress) {})
 	if e != nil {
@@ -275,7 +278,7 @@ func equalDense(a, b []float64) bool {
 // With injected noise, the triplets the metric least believes are mostly
 // the swapped ones, and the listed suspects are real triplets of the data.
 func TestSuspects(t *testing.T) {
-	s := New()
+	s := newSession()
 	ds := load(t, s, "Wine")
 	req := defaultTrain()
 	req.Flip = 0.2
@@ -315,15 +318,29 @@ func TestSuspects(t *testing.T) {
 // page's label choice sends).
 func TestNoHeaderLabelByIndex(t *testing.T) {
 	csv := "p,1,2\nq,3,4\np,1,3\nq,4,4\np,2,2\nq,3,5\n"
-	_, e := New().Load(protocol.Load{CSV: csv, TestFrac: 0})
+	_, e := newSession().Load(protocol.Load{CSV: csv, TestFrac: 0})
 	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "x1" || e.Header || !strings.Contains(e.Message, `line 1, column 1 ("x1")`) {
 		t.Fatalf("default label (last, numeric) on a file whose label is first: %+v", e)
 	}
-	ds, e := New().Load(protocol.Load{CSV: csv, Label: "0", TestFrac: 0})
+	ds, e := newSession().Load(protocol.Load{CSV: csv, Label: "0", TestFrac: 0})
 	if e != nil {
 		t.Fatal(e.Message)
 	}
 	if ds.Header || len(ds.Features) != 2 || strings.Join(ds.Classes, ",") != "p,q" || strings.Join(ds.Columns, ",") != "x1,x2,x3" {
 		t.Errorf("label by index: %+v", ds)
+	}
+}
+
+// newSession reads the built-in datasets from the project's assets.
+func newSession() *Session {
+	return New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+}
+
+func TestBuiltinUnreadable(t *testing.T) {
+	s := New(func(string) ([]byte, error) { return nil, errors.New("HTTP 404") })
+	if _, e := s.Load(protocol.Load{Builtin: "Wine", TestFrac: 0.15}); e == nil || !strings.Contains(e.Message, "Wine could not be read: HTTP 404") {
+		t.Errorf("unreadable built-in: %v", e)
 	}
 }

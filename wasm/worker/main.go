@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"syscall/js"
@@ -28,7 +29,7 @@ type worker struct {
 }
 
 func main() {
-	w := &worker{self: js.Global(), session: session.New(), wake: make(chan struct{}, 1)}
+	w := &worker{self: js.Global(), session: session.New(fetchDataset), wake: make(chan struct{}, 1)}
 	w.session.YieldEvery, w.session.Yield = yieldEvery, yielder()
 	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		w.receive(args[0].Get("data"))
@@ -140,6 +141,43 @@ func (w *worker) handle(m protocol.Message) {
 	default:
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: fmt.Sprintf("the worker does not take %q messages", m.Kind)}})
 	}
+}
+
+// fetchDataset reads a built-in dataset from the server: assets/datasets/,
+// beside this worker's loader (assets/worker.js). It blocks the calling
+// goroutine only; the event loop runs the fetch.
+func fetchDataset(file string) ([]byte, error) {
+	type answer struct {
+		data []byte
+		err  error
+	}
+	done := make(chan answer, 1)
+	var onBody, onResponse, onFail js.Func
+	release := func() { onBody.Release(); onResponse.Release(); onFail.Release() }
+	onFail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- answer{err: errors.New(args[0].Call("toString").String())}
+		return nil
+	})
+	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		b := js.Global().Get("Uint8Array").New(args[0])
+		data := make([]byte, b.Length())
+		js.CopyBytesToGo(data, b)
+		done <- answer{data: data}
+		return nil
+	})
+	onResponse = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		r := args[0]
+		if !r.Get("ok").Bool() {
+			done <- answer{err: fmt.Errorf("HTTP %d", r.Get("status").Int())}
+			return nil
+		}
+		r.Call("arrayBuffer").Call("then", onBody, onFail)
+		return nil
+	})
+	js.Global().Call("fetch", "datasets/"+file).Call("then", onResponse, onFail)
+	a := <-done
+	release()
+	return a.data, a.err
 }
 
 // yieldEvery is how often a run lets messages in: with the yield below
