@@ -33,7 +33,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 				vecty.Text("Status: "),
 				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status)),
 					// Which run is current and which one the views show.
-					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf))),
+					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite")),
 					vecty.Text(string(s.Status))),
 			),
 		),
