@@ -256,45 +256,34 @@ func (m *Error) fields(c codec) {
 // body returns the fields method of the body Kind names, allocating the
 // body when decoding; nil for stop and unknown kinds.
 func (m *Message) body(c codec) func(codec) {
-	alloc := c.decoding()
 	switch m.Kind {
 	case KindLoad:
-		if alloc {
-			m.Load = new(Load)
-		}
-		return m.Load.fields
+		return fieldsOf(&m.Load, c)
 	case KindTrain:
-		if alloc {
-			m.Train = new(Train)
-		}
-		return m.Train.fields
+		return fieldsOf(&m.Train, c)
 	case KindReady:
-		if alloc {
-			m.Ready = new(Ready)
-		}
-		return m.Ready.fields
+		return fieldsOf(&m.Ready, c)
 	case KindDataset:
-		if alloc {
-			m.Dataset = new(Dataset)
-		}
-		return m.Dataset.fields
+		return fieldsOf(&m.Dataset, c)
 	case KindProgress:
-		if alloc {
-			m.Progress = new(Progress)
-		}
-		return m.Progress.fields
+		return fieldsOf(&m.Progress, c)
 	case KindResult:
-		if alloc {
-			m.Result = new(Result)
-		}
-		return m.Result.fields
+		return fieldsOf(&m.Result, c)
 	case KindError:
-		if alloc {
-			m.Error = new(Error)
-		}
-		return m.Error.fields
+		return fieldsOf(&m.Error, c)
 	}
 	return nil
+}
+
+// fieldsOf returns (*p).fields, first setting *p to a new T when decoding.
+func fieldsOf[T any, PT interface {
+	*T
+	fields(codec)
+}](p *PT, c codec) func(codec) {
+	if c.decoding() {
+		*p = new(T)
+	}
+	return (*p).fields
 }
 
 // arrays lists the large arrays of m in their fixed order.
