@@ -94,6 +94,7 @@ func run(m *testing.M) int {
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true), // containers often have a tiny /dev/shm
 		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
 		chromedp.WindowSize(1400, 1100),
 	}
