@@ -127,12 +127,27 @@ func (h *Heatmap) SkipRender(prev vecty.Component) bool {
 	return ok && q.Version == h.Version && q.hover == h.hover && q.hovering == h.hovering
 }
 
-const heatSize = 360.0
+// Heat map layout: cells of at least minCell pixels leave room for the
+// feature names (labelMargin on the left and top); the canvas grows with d
+// up to maxHeat, and past that the names are read by hovering.
+const (
+	minHeat     = 360.0
+	maxHeat     = 720.0
+	labelMargin = 84.0
+	minCell     = 9.0
+)
 
-// margin leaves room for feature names when they are drawn.
+func (h *Heatmap) size() float64 {
+	if h.Result == nil {
+		return minHeat
+	}
+	return math.Min(maxHeat, math.Max(minHeat, labelMargin+minCell*float64(h.Result.D)))
+}
+
+// margin leaves room for feature names when they fit.
 func (h *Heatmap) margin() float64 {
-	if h.Result != nil && h.Result.D <= 30 {
-		return 84
+	if h.Result != nil && (h.size()-labelMargin)/float64(h.Result.D) >= minCell {
+		return labelMargin
 	}
 	return 4
 }
@@ -145,7 +160,8 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	} else if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 && i < r.D && j < r.D {
 		readout = "A[" + feature(h.Features, i) + ", " + feature(h.Features, j) + "] = " + draw.Num(r.A[i*r.D+j])
 	}
-	h.canvas = elem.Canvas(vecty.Markup(vecty.Attribute("width", heatSize), vecty.Attribute("height", heatSize),
+	size := h.size()
+	h.canvas = elem.Canvas(vecty.Markup(vecty.Attribute("width", size), vecty.Attribute("height", size), vecty.Style("max-width", f1(size)+"px"),
 		vecty.Attribute("aria-label", "heat map of the learned matrix A"),
 		event.MouseMove(func(e *vecty.Event) { h.pointer(e) }),
 		event.MouseLeave(func(*vecty.Event) { h.hovering = false; vecty.Rerender(h) }),
@@ -200,12 +216,13 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 	if r == nil || r.D == 0 {
 		return
 	}
-	x, y, ok := localPoint(e, heatSize)
+	size := h.size()
+	x, y, ok := localPoint(e, size)
 	if !ok {
 		return
 	}
 	m := h.margin()
-	cell := (heatSize - m) / float64(r.D)
+	cell := (size - m) / float64(r.D)
 	i, j := int(math.Floor((y-m)/cell)), int(math.Floor((x-m)/cell))
 	if i < 0 || j < 0 || i >= r.D || j >= r.D {
 		i, j = -1, -1
@@ -247,11 +264,11 @@ func (h *Heatmap) paint() {
 	off.Set("height", d)
 	off.Call("getContext", "2d").Call("putImageData", img, 0, 0)
 
-	m := h.margin()
-	cell := (heatSize - m) / float64(d)
-	ctx.Call("clearRect", 0, 0, heatSize, heatSize)
+	size, m := h.size(), h.margin()
+	cell := (size - m) / float64(d)
+	ctx.Call("clearRect", 0, 0, size, size)
 	ctx.Set("imageSmoothingEnabled", false)
-	ctx.Call("drawImage", off, m, m, heatSize-m, heatSize-m)
+	ctx.Call("drawImage", off, m, m, size-m, size-m)
 	if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 {
 		ctx.Set("strokeStyle", "#000")
 		ctx.Set("lineWidth", 2)
