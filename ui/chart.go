@@ -41,6 +41,10 @@ type Chart struct {
 	State   *store.State
 	hover   int // index into the trace under the pointer
 	hovered bool
+	pyr     draw.Pyramid // the trace summarized for drawing
+	pyrRun  int          // the run it summarizes
+	curve   draw.Curve   // the layout last drawn, for hovering
+	drawn   bool
 }
 
 const chartW, chartH = 560.0, 240.0
@@ -53,12 +57,20 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
 		vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" "+f1(chartH)), vecty.Attribute("role", "img"),
 		vecty.Attribute("aria-label", "duality gap against iteration, log scale"),
-		event.MouseMove(func(e *vecty.Event) { c.pointer(e, box, iters, gaps) }),
+		event.MouseMove(func(e *vecty.Event) { c.pointer(e, iters) }),
 		event.MouseLeave(func(*vecty.Event) { c.hovered = false; vecty.Rerender(c) }),
 	)}
 	children = append(children, svg("rect", vecty.Markup(vecty.Class("plot-bg"),
 		vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H))))
-	cv, ok := draw.NewCurve(box, iters, gaps)
+	// Long runs are drawn from the pyramid: the cost stays flat with the
+	// number of iterations.
+	if s.RunID != c.pyrRun {
+		c.pyr, c.pyrRun = draw.Pyramid{}, s.RunID // a new run's trace
+	}
+	c.pyr.Update(iters, gaps)
+	ti, gi := c.pyr.Points(iters, gaps, 4*int(box.W))
+	cv, ok := draw.NewCurve(box, ti, gi)
+	c.curve, c.drawn = cv, ok
 	if ok {
 		var grid, labels []vecty.MarkupOrChild
 		gridPath := ""
@@ -84,7 +96,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 				svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
 				svg("text", vecty.Markup(vecty.Class("tol-label"), vecty.Attribute("x", box.X+box.W-4), vecty.Attribute("y", y-4), vecty.Attribute("text-anchor", "end")), vecty.Text("stop")))
 		}
-		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", cv.Path(iters, gaps)))))
+		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", cv.Path(ti, gi)))))
 		if c.hovered && c.hover >= 0 && c.hover < len(iters) {
 			x, y := cv.X(iters[c.hover]), cv.Y(gaps[c.hover])
 			anchor, tx := "start", x+6
@@ -123,11 +135,12 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	)
 }
 
-func (c *Chart) pointer(e *vecty.Event, box draw.Box, iters, gaps []float64) {
-	cv, ok := draw.NewCurve(box, iters, gaps)
-	if !ok {
+// pointer finds the iteration under the pointer in the layout last drawn.
+func (c *Chart) pointer(e *vecty.Event, iters []float64) {
+	if !c.drawn {
 		return
 	}
+	cv := c.curve
 	x, _, ok := localPoint(e, chartW)
 	if !ok {
 		return
