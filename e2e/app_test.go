@@ -183,6 +183,8 @@ func TestMarkupIsText(t *testing.T) {
 		csv += strconv.Itoa(i%2*3+i%5) + "," + strconv.Itoa(i%3) + ",\"" + strings.ReplaceAll(l, `"`, `""`) + "\"\n"
 	}
 	p.upload(writeCSV(t, "<svg onload=alert(1)>.csv", csv))
+	// Reading the file is asynchronous: wait until it is the dataset.
+	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.startsWith('Your file: ')`, 10*time.Second)
 	p.waitTrainEnabled()
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
