@@ -81,5 +81,6 @@ func TestTeachingScreenshot(t *testing.T) {
 	p.waitResult("converged", 60*time.Second)
 	el, ll := p.text("error-euclid"), p.text("error-learned")
 	t.Logf("synthetic, 10%% swapped: Euclidean error %s, learned %s", el, ll)
+	t.Logf("suspects: %s", p.text("suspects"))
 	p.screenshot("trained-synthetic.png")
 }
