@@ -150,6 +150,7 @@ func BenchmarkToGap(b *testing.B) {
 					}
 					b.ReportMetric(float64(res.Iter), "iters")
 					b.ReportMetric(res.Elapsed.Seconds(), "s")
+					b.ReportMetric(res.RelGap, "relgap")
 					conv := 0.0
 					if res.Status == Converged {
 						conv = 1
@@ -157,6 +158,29 @@ func BenchmarkToGap(b *testing.B) {
 					b.ReportMetric(conv, "converged")
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkScaling reports the fast method's iterations to a relative gap
+// of 1e-6 with its diagonal scaling and without (W = I), on the datasets
+// where the scaling matters.
+func BenchmarkScaling(b *testing.B) {
+	problems := benchData(b)
+	for _, name := range []string{"sonar", "ionosphere"} {
+		p, ok := problems[name]
+		if !ok {
+			continue
+		}
+		for _, scaled := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/scaled=%v", name, scaled), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					res, _ = solve(context.Background(), p, Settings{Tol: 1e-6, TimeLimit: 60 * time.Second}, scaled)
+				}
+				b.ReportMetric(float64(res.Iter), "iters")
+				b.ReportMetric(res.Elapsed.Seconds(), "s")
+			})
 		}
 	}
 }

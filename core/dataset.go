@@ -167,6 +167,60 @@ func detectDelimiter(data []byte) rune {
 	return ','
 }
 
+// looksLikeHeader says whether the first record is a header: some column is
+// text on the first line and a number on the second (or, with one line
+// only, some cell is text).
+func looksLikeHeader(records [][]string, decimalComma bool) bool {
+	if len(records) == 0 {
+		return false
+	}
+	if len(records) == 1 {
+		for _, c := range records[0] {
+			if !looksNumeric(c, decimalComma) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(records[1]) != len(records[0]) {
+		return false
+	}
+	for j, c := range records[0] {
+		if !looksNumeric(c, decimalComma) && looksNumeric(records[1][j], decimalComma) {
+			return true
+		}
+	}
+	return false
+}
+
+// Peek returns the first n non-blank records of a CSV file as text, split
+// with the delimiter ReadCSV would detect (quotes read leniently), and
+// whether ReadCSV would take the first as a header. It is for previews and
+// the label choice, also of files that ReadCSV refuses.
+func Peek(data []byte, n int) (records [][]string, header bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	delim := detectDelimiter(data)
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.Comma = delim
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	cr.LazyQuotes = true
+	for len(records) < n {
+		rec, err := cr.Read()
+		if err != nil {
+			break
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		for i := range rec {
+			rec[i] = strings.TrimSpace(rec[i])
+		}
+		records = append(records, rec)
+	}
+	return records, looksLikeHeader(records, delim == ';')
+}
+
 // ReadCSV reads a labelled numeric table. Every error names the line and
 // column at fault and what was expected; it never panics on any input.
 func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
@@ -233,26 +287,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 		return nil, &DataError{Line: lines[0], Msg: fmt.Sprintf("only one column (delimiter %q): expected at least one feature column and a label column", string(delim))}
 	}
 
-	header := false
-	switch opt.Header {
-	case HeaderYes:
-		header = true
-	case HeaderAuto:
-		if len(records) >= 2 && len(records[1]) == width {
-			for j := range width {
-				if !looksNumeric(records[0][j], decimalComma) && looksNumeric(records[1][j], decimalComma) {
-					header = true
-					break
-				}
-			}
-		} else if len(records) == 1 {
-			for _, c := range records[0] {
-				if !looksNumeric(c, decimalComma) {
-					header = true
-				}
-			}
-		}
-	}
+	header := opt.Header == HeaderYes || opt.Header == HeaderAuto && looksLikeHeader(records, decimalComma)
 	names := make([]string, width)
 	if header {
 		copy(names, records[0])

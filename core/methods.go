@@ -11,7 +11,7 @@ import "math"
 // the dual value at the new iterate x (in Q̂), so the duality gap is
 // certified at every step.
 type fista struct {
-	u, w              []float64 // diagonal scaling: the step is in the norm ‖v‖²_W, W = diag(w), u = 1/w; nil: none
+	u, w              []float64 // diagonal scaling: the step is in the norm ‖v‖²_W, W = diag(w), u = 1/w
 	x, xPrev, y, g, c []float64
 	m, mx, mPrev, my  []float64 // scratch, M(x), M(x_prev), M(y)
 	fx, fy            float64
@@ -59,14 +59,14 @@ func (f *fista) iterate(c *certificate) bool {
 		// x = Π(y − ∇L(y)/L_k), accepted when
 		// L(x) ≤ L(y) + ∇L(y)ᵀ(x − y) + L_k/2 ‖x − y‖².
 		for i := range f.c {
-			f.c[i] = f.y[i] - f.ui(i)*f.g[i]/f.lk
+			f.c[i] = f.y[i] - f.u[i]*f.g[i]/f.lk
 		}
 		c.proj.projectScaledTo(f.x, f.c, f.u)
 		var lin, sq float64
 		for i, xi := range f.x {
 			dv := xi - f.y[i]
 			lin += f.g[i] * dv
-			sq += f.wi(i) * dv * dv
+			sq += f.w[i] * dv * dv
 		}
 		var ok bool
 		if fx, ok = c.evalDual(f.mx, f.x); !ok {
@@ -85,7 +85,7 @@ func (f *fista) iterate(c *certificate) bool {
 	// or when L increased.
 	var dot float64
 	for i, xi := range f.x {
-		dot += f.wi(i) * (f.y[i] - xi) * (xi - f.xPrev[i])
+		dot += f.w[i] * (f.y[i] - xi) * (xi - f.xPrev[i])
 	}
 	if dot > 0 || fx > f.fx {
 		f.theta = 1
@@ -116,20 +116,6 @@ func (f *fista) iterate(c *certificate) bool {
 	return true
 }
 
-func (f *fista) ui(i int) float64 {
-	if f.u == nil {
-		return 1
-	}
-	return f.u[i]
-}
-
-func (f *fista) wi(i int) float64 {
-	if f.w == nil {
-		return 1
-	}
-	return f.w[i]
-}
-
 // initialCurvature estimates the curvature along the first projected
 // gradient direction: L(x + s·d) for a small s fixes a secant estimate, which
 // backtracking then corrects.
@@ -138,7 +124,7 @@ func (f *fista) initialCurvature(c *certificate) float64 {
 	// gradient: ‖𝒦 g‖² / (λ ‖g‖²) ≤ L_g, a lower bound on the global constant.
 	// In the scaled norm the direction is u∘g and its length² Σ w (u g)².
 	for i, v := range f.g {
-		f.c[i] = f.ui(i) * v
+		f.c[i] = f.u[i] * v
 	}
 	c.e.formM(f.m, f.c)
 	symmetrize(f.m, c.e.d)
@@ -147,7 +133,7 @@ func (f *fista) initialCurvature(c *certificate) float64 {
 		num += v * v
 	}
 	for i, v := range f.c {
-		den += f.wi(i) * v * v
+		den += f.w[i] * v * v
 	}
 	if num == 0 || den == 0 {
 		return 1

@@ -24,8 +24,9 @@ func Eigenvalues(a mat.Symmetric) []float64 {
 //
 //	A^{1/2} = Σ_k √λ_k v_k v_kᵀ = W Wᵀ,  W = V·diag(λ_+^{1/4}),
 //
-// formed by one symmetric rank-k update.
-func SqrtTo(dst *mat.SymDense, a mat.Symmetric) {
+// formed by one symmetric rank-k update. It returns the eigenvalues of a,
+// largest first (as Eigenvalues does), from the same factorization.
+func SqrtTo(dst *mat.SymDense, a mat.Symmetric) []float64 {
 	var es mat.EigenSym
 	if !es.Factorize(a, true) {
 		panic("core: eigendecomposition did not converge")
@@ -45,6 +46,8 @@ func SqrtTo(dst *mat.SymDense, a mat.Symmetric) {
 	}
 	dst.Reset()
 	dst.SymOuterK(1, &w)
+	slices.Reverse(vals)
+	return vals
 }
 
 // mapRows returns x·A^{1/2}: Euclidean distances between its rows are the

@@ -114,7 +114,13 @@ func TestSqrtTo(t *testing.T) {
 			a.SetSym(0, 0, a.At(0, 0)-1e-13) // push a zero eigenvalue just below 0
 		}
 		var s mat.SymDense
-		SqrtTo(&s, &a)
+		vals := SqrtTo(&s, &a)
+		// The eigenvalues it returns are Eigenvalues' (same order).
+		for k, v := range Eigenvalues(&a) {
+			if math.Abs(vals[k]-v) > 1e-10*mat.Norm(&a, math.Inf(1)) {
+				t.Fatalf("d=%d rank=%d: eigenvalue %d is %v, Eigenvalues gives %v", c.d, c.rank, k, vals[k], v)
+			}
+		}
 		var ss mat.Dense
 		ss.Mul(&s, &s)
 		scale := mat.Norm(&a, math.Inf(1))

@@ -4,8 +4,9 @@ import "slices"
 
 // projector computes Euclidean projections onto Q̂ = {q ∈ [0,1]^N : Σ q ≤ m}.
 type projector struct {
-	m  float64
-	ev []event // scratch, 2N
+	m    float64
+	ev   []event   // scratch, 2N
+	ones []float64 // u for the plain Euclidean projection
 }
 
 type event struct {
@@ -14,7 +15,11 @@ type event struct {
 }
 
 func newProjector(n int, m float64) *projector {
-	return &projector{m: m, ev: make([]event, 0, 2*n)}
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	return &projector{m: m, ev: make([]event, 0, 2*n), ones: ones}
 }
 
 // projectTo sets dst to argmin_{q ∈ Q̂} ‖q − c‖², which is
@@ -27,7 +32,7 @@ func newProjector(n int, m float64) *projector {
 // the pieces finds μ exactly in O(N log N). It returns μ. dst and c may be the
 // same slice.
 func (pr *projector) projectTo(dst, c []float64) (mu float64) {
-	return pr.projectScaledTo(dst, c, nil)
+	return pr.projectScaledTo(dst, c, pr.ones[:len(c)])
 }
 
 // projectScaledTo sets dst to the projection of c onto Q̂ in the norm
@@ -39,12 +44,6 @@ func (pr *projector) projectTo(dst, c []float64) (mu float64) {
 // piecewise linear with breakpoints (c_i − 1)/u_i and c_i/u_i, where its
 // slope changes by ∓u_i.
 func (pr *projector) projectScaledTo(dst, c, u []float64) (mu float64) {
-	ui := func(i int) float64 {
-		if u == nil {
-			return 1
-		}
-		return u[i]
-	}
 	var s float64
 	for _, v := range c {
 		s += min(max(v, 0), 1)
@@ -63,7 +62,7 @@ func (pr *projector) projectScaledTo(dst, c, u []float64) (mu float64) {
 		if v <= 0 {
 			continue // clip(v − μ u_i) = 0 for all μ ≥ 0
 		}
-		w := ui(i)
+		w := u[i]
 		if v-1 > 0 {
 			ev = append(ev, event{(v - 1) / w, -w})
 		} else {
@@ -106,7 +105,7 @@ func (pr *projector) projectScaledTo(dst, c, u []float64) (mu float64) {
 		mu = at
 	}
 	for i, v := range c {
-		dst[i] = min(max(v-mu*ui(i), 0), 1)
+		dst[i] = min(max(v-mu*u[i], 0), 1)
 	}
 	pr.ev = ev
 	return mu

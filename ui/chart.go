@@ -118,8 +118,8 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		vecty.Attribute("text-anchor", "middle")), vecty.Text("duality gap Δ_t")))
 
 	rate := "—"
-	if s.Rate > 0 {
-		rate = strconv.FormatFloat(s.Rate, 'f', 0, 64)
+	if r := s.Rate(); r > 0 {
+		rate = strconv.FormatFloat(r, 'f', 0, 64)
 	}
 	return panel("4 · Convergence", "chart",
 		svg("svg", children...),

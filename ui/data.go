@@ -21,11 +21,11 @@ const maxUpload = 64 << 20
 // dataKey is what the data panel shows; the panel skips rendering while
 // it is unchanged, so a running solver does not redraw the preview.
 type dataKey struct {
-	failed                   *store.Failed
-	ready, loading, dragging bool
-	dataset, label, file     string
-	loadID, builtins         int
-	message                  string
+	failed               *store.Failed
+	ready, loading       bool
+	dataset, label, file string
+	loadID, builtins     int
+	message              string
 }
 
 func dataKeyOf(s *store.State) dataKey {

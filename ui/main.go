@@ -30,6 +30,7 @@ type glue struct {
 	failures int // restarts since the worker last said it was ready
 
 	readyMarked bool
+	shown       store.Params // the settings the address holds
 }
 
 func main() {
@@ -56,8 +57,10 @@ func (g *glue) Dispatch(a store.Action) {
 			store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
 		}
 	}
-	if frag := "#" + store.EncodeURL(g.state.Params); frag != js.Global().Get("location").Get("hash").String() {
-		js.Global().Get("history").Call("replaceState", nil, "", frag)
+	// The address follows the settings (not on every progress message).
+	if g.state.Params != g.shown {
+		g.shown = g.state.Params
+		js.Global().Get("history").Call("replaceState", nil, "", "#"+store.EncodeURL(g.shown))
 	}
 	// Progress changes only the convergence panel: redraw just that, so a
 	// run costs the main thread a few milliseconds per message.

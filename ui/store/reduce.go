@@ -93,7 +93,7 @@ func (s *State) setError(msg string) {
 }
 
 func (s *State) clearRun() {
-	s.Status, s.Trace, s.Last, s.Rate, s.Result, s.awaiting = Idle, Trace{}, protocol.Progress{}, 0, nil, false
+	s.Status, s.Trace, s.Last, s.Result, s.awaiting = Idle, Trace{}, protocol.Progress{}, nil, false
 	s.Version++
 }
 
@@ -162,7 +162,7 @@ func (s *State) train(warm bool) []protocol.Message {
 	}
 	s.Pending = false
 	s.RunID = s.id()
-	s.Status, s.Trace, s.Last, s.Rate, s.Message, s.awaiting = Running, Trace{}, protocol.Progress{}, 0, "", false
+	s.Status, s.Trace, s.Last, s.Message, s.awaiting = Running, Trace{}, protocol.Progress{}, "", false
 	p := s.Params
 	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
 		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
@@ -247,7 +247,4 @@ func (s *State) progress(p protocol.Progress) {
 	s.Trace.Gaps = append(s.Trace.Gaps, p.Gaps...)
 	s.Last = p
 	s.Last.Iters, s.Last.Gaps = nil, nil
-	if p.Seconds > 0 {
-		s.Rate = float64(p.Iter) / p.Seconds
-	}
 }

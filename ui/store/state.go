@@ -59,7 +59,6 @@ type State struct {
 	RunID     int // request id of the current or last run
 	Trace     Trace
 	Last      protocol.Progress // the latest progress
-	Rate      float64           // iterations per second
 	Result    *protocol.Result  // the last finished run
 	ResultOf  int               // the run id Result belongs to
 	Version   int               // counts results, for components that redraw only on a new one
@@ -82,6 +81,14 @@ type Failed struct {
 type Trace struct {
 	Iters []float64
 	Gaps  []float64
+}
+
+// Rate is the run's iterations per second so far (0 before any progress).
+func (s *State) Rate() float64 {
+	if s.Last.Seconds <= 0 {
+		return 0
+	}
+	return float64(s.Last.Iter) / s.Last.Seconds
 }
 
 // CanTrain says whether Train is enabled.

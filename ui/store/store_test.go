@@ -43,8 +43,8 @@ func TestTrainRun(t *testing.T) {
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Gap: 1, Seconds: 0.5, Iters: []float64{1, 2}, Gaps: []float64{3, 1}}}})
 	// A reply of another run is ignored.
 	Reduce(s, Reply{protocol.Message{ID: m.ID + 100, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 9, Iters: []float64{9}, Gaps: []float64{9}}}})
-	if s.Last.Iter != 2 || len(s.Trace.Iters) != 2 || s.Rate != 4 {
-		t.Fatalf("progress: %+v %+v rate %v", s.Last, s.Trace, s.Rate)
+	if s.Last.Iter != 2 || len(s.Trace.Iters) != 2 || s.Rate() != 4 {
+		t.Fatalf("progress: %+v %+v rate %v", s.Last, s.Trace, s.Rate())
 	}
 	// The final progress ends the run at once; the result follows.
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Status: "converged", Iter: 3, Gap: 1e-7, Iters: []float64{3}, Gaps: []float64{1e-7}}}})

@@ -7,7 +7,6 @@ package session
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"slices"
 	"strconv"
@@ -74,8 +73,10 @@ type Session struct {
 	key     problemKey
 	prob    *core.Problem
 	swapped []bool
-	xAll    *mat.Dense // every row, standardized with the training rows' mean and std
-	warm    []float64  // q of the last run on prob
+	warm    []float64 // q of the last run on prob
+
+	xAll          *mat.Dense // every row, standardized with the training rows' mean and std
+	yTrain, yTest []int      // the labels of the training and test rows
 
 	// The Euclidean view and error depend only on the data and the split.
 	euclid    []float64
@@ -88,11 +89,10 @@ func (s *Session) euclidView() {
 	if s.euclid != nil {
 		return
 	}
-	s.euclid = flatten(core.Project(s.xAll, nil, s.train))
+	s.euclid = core.Project(s.xAll, nil, s.train).RawMatrix().Data // n×2, row-major
 	if len(s.test) > 0 {
-		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
 		k := min(DefaultK, len(s.train))
-		s.errEuclid = core.KNNError(nil, core.SelectRows(s.xAll, s.train), ytr, core.SelectRows(s.xAll, s.test), yte, k)
+		s.errEuclid = core.KNNError(nil, core.SelectRows(s.xAll, s.train), s.yTrain, core.SelectRows(s.xAll, s.test), s.yTest, k)
 	}
 }
 
@@ -154,6 +154,17 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
 	s.prob, s.warm = nil, nil
+	// Every row standardized with the training rows' mean and std (as
+	// core.BuildProblem does for the training rows), and the labels of the
+	// two parts: they depend on the split only, not on the triplets.
+	s.xAll, s.euclid = core.FitStandardizer(ds.X, train).Transform(ds.X), nil
+	s.yTrain, s.yTest = make([]int, len(train)), make([]int, len(test))
+	for k, i := range train {
+		s.yTrain[k] = ds.Labels[i]
+	}
+	for k, i := range test {
+		s.yTest[k] = ds.Labels[i]
+	}
 
 	out := &protocol.Dataset{
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
@@ -183,35 +194,12 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 }
 
 // sniff reads the first rows of a CSV file as text, for the preview and the
-// label choice, even when the file cannot be read as a dataset.
+// label choice, even when the file cannot be read as a dataset; core.Peek
+// splits and decides "header" as core.ReadCSV does.
 func sniff(raw []byte) (columns []string, preview [][]string, header bool) {
-	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-	r := csv.NewReader(bytes.NewReader(raw))
-	r.Comma = detect(raw)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	for len(preview) <= previewRows {
-		rec, err := r.Read()
-		if err != nil {
-			break
-		}
-		preview = append(preview, rec)
-	}
+	preview, header = core.Peek(raw, previewRows+1)
 	if len(preview) == 0 {
 		return nil, nil, false
-	}
-	// As core decides: a header when some column is text on the first
-	// line and a number on the second.
-	number := func(f string) bool {
-		_, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(f, ",", ".")), 64)
-		return err == nil
-	}
-	if len(preview) > 1 {
-		for j, f := range preview[0] {
-			if j < len(preview[1]) && !number(f) && strings.TrimSpace(f) != "" && number(preview[1][j]) {
-				header = true
-			}
-		}
 	}
 	if header {
 		return preview[0], preview, true
@@ -226,18 +214,6 @@ func positional(n int) []string {
 		names[j] = "x" + strconv.Itoa(j+1)
 	}
 	return names
-}
-
-// detect guesses the delimiter from the first line, as core does.
-func detect(raw []byte) rune {
-	line, _, _ := bytes.Cut(raw, []byte("\n"))
-	best, count := ',', 0
-	for _, c := range []rune{',', ';', '\t'} {
-		if n := bytes.Count(line, []byte(string(c))); n > count {
-			best, count = c, n
-		}
-	}
-	return best
 }
 
 // Train runs a Train request on the loaded dataset, sending progress
@@ -255,11 +231,9 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	if err != nil {
 		return fail("%v", err)
 	}
+	// η and λ are checked by core.Solve (Problem.Validate), whose message
+	// is the one the user sees.
 	switch {
-	case !(req.Eta > 0 && req.Eta <= 1):
-		return fail("η = %v: expected 0 < η ≤ 1", req.Eta)
-	case !(req.Lambda > 0 && req.Lambda < 1e12):
-		return fail("λ = %v: expected a positive number", req.Lambda)
 	case !(req.Tol > 0 && req.Tol < 1):
 		return fail("tolerance = %v: expected a number between 0 and 1", req.Tol)
 	case req.KSame < 1 || req.KDiff < 1 || req.KSame > 50 || req.KDiff > 50:
@@ -272,12 +246,11 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	}
 	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
 	if s.prob == nil || s.key != key {
-		p, swapped, st, err := core.BuildProblem(s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
+		p, swapped, _, err := core.BuildProblem(s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
 		if err != nil {
 			return fail("%v", err)
 		}
 		s.key, s.prob, s.swapped, s.warm = key, p, swapped, nil
-		s.xAll, s.euclid = st.Transform(s.ds.X), nil
 	}
 	p := s.prob
 	p.Eta, p.Lambda = req.Eta, req.Lambda
@@ -333,16 +306,15 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 			out.A = append(out.A, res.A.At(i, j))
 		}
 	}
-	out.Eigen = core.Eigenvalues(res.A)
 	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
 	// is the learned metric's, for both the picture and k-NN.
 	var root mat.SymDense
-	core.SqrtTo(&root, res.A)
+	out.Eigen = core.SqrtTo(&root, res.A)
 	var mapped mat.Dense
 	mapped.Mul(s.xAll, &root)
 	s.euclidView()
 	out.Euclid = s.euclid
-	out.Learned = flatten(core.Project(&mapped, nil, s.train))
+	out.Learned = core.Project(&mapped, nil, s.train).RawMatrix().Data
 	out.Labels = make([]float64, n)
 	for i, c := range s.ds.Labels {
 		out.Labels[i] = float64(c)
@@ -361,36 +333,13 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		out.SuspectSwapped = append(out.SuspectSwapped, sw)
 	}
 	if len(s.test) > 0 {
-		ytr, yte := pick(s.ds.Labels, s.train), pick(s.ds.Labels, s.test)
 		out.ErrEuclid = s.errEuclid
-		out.ErrLearn = core.KNNError(nil, core.SelectRows(&mapped, s.train), ytr, core.SelectRows(&mapped, s.test), yte, out.K)
+		out.ErrLearn = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K)
 	}
 	return out, nil
 }
 
-// Dataset returns the loaded dataset and its rows held out, or nil.
-func (s *Session) Dataset() (*core.Dataset, []int) { return s.ds, s.test }
-
 func progress(p core.Progress) protocol.Progress {
 	return protocol.Progress{Iter: p.Iter, Gap: p.Gap, RelGap: p.RelGap, Dual: p.Dual, Primal: p.Primal,
 		SumQ: p.SumQ, Budget: p.Budget, BudgetActive: p.BudgetActive, Seconds: p.Elapsed.Seconds()}
-}
-
-func flatten(m *mat.Dense) []float64 {
-	r, c := m.Dims()
-	out := make([]float64, 0, r*c)
-	for i := range r {
-		for j := range c {
-			out = append(out, m.At(i, j))
-		}
-	}
-	return out
-}
-
-func pick(v []int, idx []int) []int {
-	out := make([]int, len(idx))
-	for k, i := range idx {
-		out[k] = v[i]
-	}
-	return out
 }

@@ -78,7 +78,7 @@ func (w *worker) receive(data js.Value) {
 		kept := w.queue[:0]
 		for _, q := range w.queue {
 			if q.Kind == protocol.KindTrain {
-				go w.post(protocol.Message{ID: q.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "stopped before it started"}})
+				w.post(protocol.Message{ID: q.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "stopped before it started"}})
 				continue
 			}
 			kept = append(kept, q)
