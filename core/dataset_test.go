@@ -204,3 +204,31 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// Peek splits and decides "header" as ReadCSV does, also for files that
+// ReadCSV refuses.
+func TestPeek(t *testing.T) {
+	for _, c := range []struct {
+		csv    string
+		header bool
+		first  string
+	}{
+		{"a,b,y\n1,2,p\n", true, "a"},
+		{"1,2,p\n3,4,q\n", false, "1"},
+		{"p,1,2\nq,3,4\n", false, "p"},              // text in both rows: not a header
+		{"\xef\xbb\xbfh;w;k\n1,5;2;x\n", true, "h"}, // BOM, semicolons, decimal comma
+		{"kind,h\ncat,1\ndog,\"3\n", true, "kind"},  // broken quoting: still previewed
+		{"a\tb\ty\n\n1\t2\tp\n", true, "a"},         // tabs, a blank line
+	} {
+		recs, header := Peek([]byte(c.csv), 5)
+		if len(recs) == 0 || header != c.header || recs[0][0] != c.first {
+			t.Errorf("%q: %q, header %v", c.csv, recs, header)
+		}
+		if ds, err := ReadCSV(strings.NewReader(c.csv), CSVOptions{}); err == nil && ds.Header != header {
+			t.Errorf("%q: Peek says header %v, ReadCSV %v", c.csv, header, ds.Header)
+		}
+	}
+	if recs, _ := Peek([]byte("a,b\n1,2\n3,4\n5,6\n"), 2); len(recs) != 2 {
+		t.Errorf("n = 2: %d records", len(recs))
+	}
+}
