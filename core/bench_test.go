@@ -31,12 +31,19 @@ func mallocsDuring(p *Problem, m Method, from, to int) uint64 {
 	return b - a
 }
 
-// After the first iterations every method allocates nothing.
+// After the first iterations every method allocates nothing. The runtime
+// counts every goroutine's allocations, its own included (rarely a few
+// while a run is measured), so the least of three runs is what counts: an
+// allocation in the iterations shows in all three.
 func TestNoAllocationsPerIteration(t *testing.T) {
 	for _, name := range []string{"wine.csv", "sonar.csv"} {
 		p := labelProblem(t, name, 0.8, 1)
 		for _, m := range []Method{Fast, Nesterov, Gradient} {
-			if n := mallocsDuring(p, m, 5, 40); n != 0 {
+			n := mallocsDuring(p, m, 5, 40)
+			for try := 1; try < 3 && n != 0; try++ {
+				n = min(n, mallocsDuring(p, m, 5, 40))
+			}
+			if n != 0 {
 				t.Errorf("%s/%v: %d allocations in iterations 5..40", name, m, n)
 			}
 		}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +32,7 @@ type Dataset struct {
 	Dropped   int        // rows dropped for missing values (CSVOptions.DropMissing)
 	Header    bool       // whether the first line was taken as a header
 	Delimiter rune       // the delimiter detected
+	Notes     []string   // what was assumed to read the file (an encoding, line endings)
 }
 
 // Rows returns the number of rows.
@@ -198,27 +198,11 @@ func looksLikeHeader(records [][]string, decimalComma bool) bool {
 // whether ReadCSV would take the first as a header. It is for previews and
 // the label choice, also of files that ReadCSV refuses.
 func Peek(data []byte, n int) (records [][]string, header bool) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	delim := detectDelimiter(data)
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.Comma = delim
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.LazyQuotes = true
-	for len(records) < n {
-		rec, err := cr.Read()
-		if err != nil {
-			break
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		for i := range rec {
-			rec[i] = strings.TrimSpace(rec[i])
-		}
-		records = append(records, rec)
+	rs, err := readRecords(data, true, n)
+	if err != nil {
+		return nil, false
 	}
-	return records, looksLikeHeader(records, delim == ';')
+	return rs.rows, looksLikeHeader(rs.rows, rs.delim == ';')
 }
 
 // ReadCSV reads a labelled numeric table. Every error names the line and
@@ -230,131 +214,115 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if opt.MaxCols <= 0 {
 		opt.MaxCols = DefaultMaxCols
 	}
-	data, err := io.ReadAll(io.LimitReader(r, DefaultMaxSize+1))
+	data, err := readAll(r, "the file")
 	if err != nil {
-		return nil, fmt.Errorf("reading the file: %v", err)
+		return nil, err
 	}
-	if len(data) > DefaultMaxSize {
-		return nil, fmt.Errorf("the file is larger than %d MiB", DefaultMaxSize>>20)
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(data)) == 0 {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0 {
 		return nil, errors.New("the file is empty: no rows")
 	}
-	delim := detectDelimiter(data)
-	decimalComma := delim == ';'
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.Comma = delim
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = false
-
-	var records [][]string
-	var lines []int
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &DataError{Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
-			}
-			return nil, err
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
-		}
-		for i := range rec {
-			rec[i] = strings.TrimSpace(rec[i])
-		}
-		records = append(records, rec)
-		lines = append(lines, line)
-		if len(records) > opt.MaxRows+1 {
-			return nil, fmt.Errorf("more than %d rows: the limit is %d", opt.MaxRows, opt.MaxRows)
-		}
+	rs, err := readRecords(data, false, opt.MaxRows+1)
+	if errors.Is(err, errTooManyRecords) {
+		return nil, fmt.Errorf("more than %d rows: the limit is %d", opt.MaxRows, opt.MaxRows)
 	}
-	if len(records) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	if len(rs.rows) == 0 {
 		return nil, errors.New("the file has no rows")
 	}
-	width := len(records[0])
+	width := len(rs.rows[0])
 	if width > opt.MaxCols+1 {
-		return nil, &DataError{Line: lines[0], Msg: fmt.Sprintf("%d columns: the limit is %d feature columns and a label", width, opt.MaxCols)}
+		return nil, &DataError{Line: rs.lines[0], Msg: fmt.Sprintf("%d columns: the limit is %d feature columns and a label", width, opt.MaxCols)}
 	}
 	if width < 2 {
-		return nil, &DataError{Line: lines[0], Msg: fmt.Sprintf("only one column (delimiter %q): expected at least one feature column and a label column", string(delim))}
+		return nil, &DataError{Line: rs.lines[0], Msg: fmt.Sprintf("only one column (delimiter %q): expected at least one feature column and a label column", string(rs.delim))}
 	}
-
-	header := opt.Header == HeaderYes || opt.Header == HeaderAuto && looksLikeHeader(records, decimalComma)
-	names := make([]string, width)
+	decimalComma := rs.delim == ';'
+	header := opt.Header == HeaderYes || opt.Header == HeaderAuto && looksLikeHeader(rs.rows, decimalComma)
+	names := columnNames(rs.rows[0], header)
+	rows, lines := rs.rows, rs.lines
 	if header {
-		copy(names, records[0])
-		for j, n := range names {
-			if n == "" {
-				names[j] = fmt.Sprintf("column %d", j+1)
-			}
-		}
-		records, lines = records[1:], lines[1:]
-	} else {
-		for j := range names {
-			names[j] = fmt.Sprintf("x%d", j+1)
-		}
-		names[width-1] = "label"
+		rows, lines = rows[1:], lines[1:]
 	}
-	if len(records) == 0 {
+	if len(rows) == 0 {
 		return nil, errors.New("the file has a header but no data rows")
 	}
-
-	label := width - 1
-	if opt.Label != "" {
-		label = -1
-		for j, n := range names {
-			if header && n == opt.Label {
-				label = j
-				break
-			}
-		}
-		if label < 0 && header {
-			for j, n := range names {
-				if strings.EqualFold(n, opt.Label) {
-					label = j
-					break
-				}
-			}
-		}
-		if label < 0 {
-			if k, err := strconv.Atoi(opt.Label); err == nil {
-				if k < 0 || k >= width {
-					return nil, fmt.Errorf("label column index %d is out of range: the file has columns 0..%d", k, width-1)
-				}
-				label = k
-			}
-		}
-		if label < 0 {
-			return nil, fmt.Errorf("no column named %q: the columns are %s", opt.Label, strings.Join(quoteAll(names), ", "))
-		}
+	label, err := labelColumn(names, header, opt.Label)
+	if err != nil {
+		return nil, err
 	}
-
-	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: delim}
+	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: rs.delim, Notes: rs.notes}
 	for j, n := range names {
 		if j != label {
 			ds.Features = append(ds.Features, n)
 		}
 	}
+	if err := ds.parseRows(rows, lines, names, label, decimalComma, opt.DropMissing); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// columnNames names the columns: from the first record if it is a header
+// (an empty name becomes "column j"), else x1, x2, … with "label" last.
+func columnNames(first []string, header bool) []string {
+	names := make([]string, len(first))
+	for j := range names {
+		switch {
+		case header && first[j] != "":
+			names[j] = first[j]
+		case header:
+			names[j] = fmt.Sprintf("column %d", j+1)
+		default:
+			names[j] = fmt.Sprintf("x%d", j+1)
+		}
+	}
+	if !header {
+		names[len(names)-1] = "label"
+	}
+	return names
+}
+
+// labelColumn finds the label column that want names: "" is the last; a
+// header name (exactly, then ignoring case), or a 0-based index.
+func labelColumn(names []string, header bool, want string) (int, error) {
+	if want == "" {
+		return len(names) - 1, nil
+	}
+	if header {
+		if j := slices.Index(names, want); j >= 0 {
+			return j, nil
+		}
+		if j := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, want) }); j >= 0 {
+			return j, nil
+		}
+	}
+	if k, err := strconv.Atoi(want); err == nil {
+		if k < 0 || k >= len(names) {
+			return 0, fmt.Errorf("label column index %d is out of range: the file has columns 0..%d", k, len(names)-1)
+		}
+		return k, nil
+	}
+	return 0, fmt.Errorf("no column named %q: the columns are %s", want, strings.Join(quoteAll(names), ", "))
+}
+
+// parseRows fills ds.X, Labels, Classes, Lines and Dropped from the data
+// records.
+func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label int, decimalComma, dropMissing bool) error {
+	width := len(names)
 	d := width - 1
-	x := make([]float64, 0, len(records)*d)
+	x := make([]float64, 0, len(rows)*d)
 	classIdx := map[string]int{}
 	row := make([]float64, d)
+	what := "header"
+	if !ds.Header {
+		what = "first row"
+	}
 rows:
-	for i, rec := range records {
+	for i, rec := range rows {
 		if len(rec) != width {
-			what := "header"
-			if !header {
-				what = "first row"
-			}
-			return nil, &DataError{Line: lines[i], Msg: fmt.Sprintf("%d fields, expected %d like the %s", len(rec), width, what)}
+			return &DataError{Line: lines[i], Msg: fmt.Sprintf("%d fields, expected %d like the %s", len(rec), width, what)}
 		}
 		k := 0
 		for j, cell := range rec {
@@ -362,29 +330,29 @@ rows:
 				continue
 			}
 			if isMissing(cell) {
-				if opt.DropMissing {
+				if dropMissing {
 					ds.Dropped++
 					continue rows
 				}
-				return nil, &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows on request)", cell)}
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows on request)", cell)}
 			}
 			v, err := parseNumber(cell, decimalComma)
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return nil, &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number", clip(cell, 40))}
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number", clip(cell, 40))}
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a finite number", clip(cell, 40))}
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a finite number (the largest is about ±1.8e308)", clip(cell, 40))}
 			}
 			row[k] = v
 			k++
 		}
 		lab := rec[label]
 		if isMissing(lab) {
-			if opt.DropMissing {
+			if dropMissing {
 				ds.Dropped++
 				continue
 			}
-			return nil, &DataError{Line: lines[i], Column: label + 1, Name: names[label], Msg: "missing label"}
+			return &DataError{Line: lines[i], Column: label + 1, Name: names[label], Msg: "missing label"}
 		}
 		c, ok := classIdx[lab]
 		if !ok {
@@ -397,13 +365,13 @@ rows:
 		ds.Lines = append(ds.Lines, lines[i])
 	}
 	if len(ds.Labels) == 0 {
-		return nil, fmt.Errorf("no rows left: all %d rows have a missing value", ds.Dropped)
+		return fmt.Errorf("no rows left: all %d rows have a missing value", ds.Dropped)
 	}
 	if len(ds.Classes) < 2 {
-		return nil, &DataError{Column: label + 1, Name: names[label], Msg: fmt.Sprintf("only one class (%q) in the label column: at least two are needed", clip(ds.Classes[0], 40))}
+		return &DataError{Column: label + 1, Name: names[label], Msg: fmt.Sprintf("only one class (%q) in the label column: at least two are needed", clip(ds.Classes[0], 40))}
 	}
 	ds.X = mat.NewDense(len(ds.Labels), d, x)
-	return ds, nil
+	return nil
 }
 
 func quoteAll(s []string) []string {
@@ -425,12 +393,27 @@ func clip(s string, n int) string {
 // Standardizer maps each column to zero mean and unit variance, with the
 // statistics of the rows it was fitted on.
 type Standardizer struct {
-	Mean, Std []float64
+	Mean, Std []float64 // of each column; Std is 1 for a constant column
+	// Scale is each column's largest magnitude on the fitted rows (1 for a
+	// column of zeros): Transform divides by it first, so that no
+	// intermediate result overflows or underflows, whatever the units.
+	Scale []float64
+
+	constant []bool
 }
 
+// constantRel is the spread, relative to a column's largest magnitude,
+// below which the column counts as constant: a few hundred roundings of the
+// mean, far below any measured variation.
+const constantRel = 1e-12
+
 // FitStandardizer computes the mean and (population) standard deviation of
-// the given rows of x; nil rows means all rows. A constant column gets
-// Std = 1, so it maps to zeros instead of NaN.
+// the given rows of x; nil rows means all rows. A constant column, one whose
+// standard deviation is at most 1e-12 times its largest magnitude, gets
+// Std = 1 and maps to zeros (in every row). The decision and the standardized values do
+// not depend on the column's units: the statistics are computed on the
+// column divided by its largest magnitude, so any finite column, × 1e-300 or
+// × 1e300, standardizes as the same column × 1 does.
 func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 	n, d := x.Dims()
 	if rows == nil {
@@ -442,25 +425,64 @@ func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 	if len(rows) == 0 {
 		panic("core: standardizer fitted on no rows")
 	}
-	s := &Standardizer{Mean: make([]float64, d), Std: make([]float64, d)}
+	s := &Standardizer{Mean: make([]float64, d), Std: make([]float64, d), Scale: make([]float64, d), constant: make([]bool, d)}
 	for j := 0; j < d; j++ {
+		var c float64
+		for _, i := range rows {
+			c = max(c, math.Abs(x.At(i, j)))
+		}
+		if c == 0 || math.IsInf(c, 0) || math.IsNaN(c) {
+			c = 1
+		}
+		// μ' and σ' of the column divided by c, all in [−1, 1].
 		var m float64
 		for _, i := range rows {
-			m += x.At(i, j)
+			m += x.At(i, j) / c
 		}
 		m /= float64(len(rows))
 		var v float64
 		for _, i := range rows {
-			t := x.At(i, j) - m
+			t := x.At(i, j)/c - m
 			v += t * t
 		}
 		sd := math.Sqrt(v / float64(len(rows)))
-		if !(sd > 1e-12*max(1, math.Abs(m))) {
-			sd = 1
+		s.Scale[j], s.Mean[j] = c, m*c
+		if sd > constantRel {
+			s.Std[j] = sd * c
+		} else {
+			s.Std[j], s.constant[j] = 1, true
 		}
-		s.Mean[j], s.Std[j] = m, sd
 	}
 	return s
+}
+
+// ConstantColumns returns the columns that were constant on the fitted
+// rows (Std set to 1; they standardize to zeros there).
+func (s *Standardizer) ConstantColumns() []int {
+	var out []int
+	for j, c := range s.constant {
+		if c {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// transform standardizes the value v of column j:
+//
+//	(v − μ)/σ = (v/c − μ/c)/(σ/c),  c = Scale_j,
+//
+// and 0 for a column that was constant on the fitted rows (which say
+// nothing about its other values).
+func (s *Standardizer) transform(j int, v float64) float64 {
+	if s.constant != nil && s.constant[j] {
+		return 0
+	}
+	c := 1.0
+	if s.Scale != nil && s.Scale[j] > 0 {
+		c = s.Scale[j]
+	}
+	return (v/c - s.Mean[j]/c) / (s.Std[j] / c)
 }
 
 // Transform returns the standardized rows of x (all of them) as a new matrix.
@@ -472,7 +494,7 @@ func (s *Standardizer) Transform(x mat.Matrix) *mat.Dense {
 	dst := mat.NewDense(n, d, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
-			dst.Set(i, j, (x.At(i, j)-s.Mean[j])/s.Std[j])
+			dst.Set(i, j, s.transform(j, x.At(i, j)))
 		}
 	}
 	return dst

@@ -35,14 +35,25 @@ func (o *TripletOptions) defaults() {
 // problem (over those rows, in that order), the swap record and the
 // standardizer (to map other rows the same way).
 func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
+	return BuildProblemContext(context.Background(), nil, x, labels, classes, rows, o, eta, lambda)
+}
+
+// BuildProblemContext is BuildProblem with a context that stops the
+// triplet search and hooks for its progress and yields. It refuses data
+// whose every feature is constant on the rows: no metric can tell them
+// apart.
+func BuildProblemContext(ctx context.Context, h *Hooks, x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
 	o.defaults()
 	st := FitStandardizer(x, rows)
+	if c := st.ConstantColumns(); len(c) == len(st.Mean) {
+		return nil, nil, nil, fmt.Errorf("every feature (%d of %d) is constant on the %d training rows: there is no distance to learn", len(c), len(c), len(rows))
+	}
 	xs := st.Transform(SelectRows(x, rows))
 	lab := make([]int, len(rows))
 	for k, i := range rows {
 		lab[k] = labels[i]
 	}
-	ts, err := LabelTriplets(xs, lab, classes, o.KSame, o.KDiff)
+	ts, err := LabelTripletsContext(ctx, h, xs, lab, classes, o.KSame, o.KDiff)
 	if err != nil {
 		return nil, nil, nil, err
 	}

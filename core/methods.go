@@ -23,26 +23,26 @@ const (
 	fistaShrink = 0.8 // factor tried at the start of every iteration
 )
 
-func (f *fista) init(c *certificate, q0 []float64) bool {
+func (f *fista) init(c *certificate, q0 []float64) error {
 	n, d := c.e.N, c.e.d
 	f.x, f.xPrev, f.y = q0, make([]float64, n), make([]float64, n)
 	f.g, f.c = make([]float64, n), make([]float64, n)
 	f.m, f.mx, f.mPrev, f.my = make([]float64, d*d), make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
 	copy(f.y, f.x)
-	l, p, ok := c.evalFull(f.my, f.y, f.g)
+	l, p, err := c.evalFull(f.my, f.y, f.g)
 	copy(f.mx, f.my)
-	if !ok {
-		return false
+	if err != nil {
+		return err
 	}
 	f.fx, f.fy = l, l
 	c.dualPoint(f.x, l)
 	c.primalOfQ(f.y, p)
 	f.theta = 1
 	f.lk = 0
-	return true
+	return nil
 }
 
-func (f *fista) iterate(c *certificate) bool {
+func (f *fista) iterate(c *certificate) error {
 	copy(f.xPrev, f.x)
 	f.mx, f.mPrev = f.mPrev, f.mx
 	if f.lk == 0 {
@@ -50,12 +50,16 @@ func (f *fista) iterate(c *certificate) bool {
 	} else {
 		f.lk *= fistaShrink
 	}
+	f.lk = max(f.lk, minCurvature)
 	lPrev := f.lAcc
 	if lPrev == 0 {
 		lPrev = f.lk
 	}
 	var fx float64
-	for {
+	for try := 0; ; try++ {
+		if try == maxTries {
+			return errBacktrack
+		}
 		// x = Π(y − ∇L(y)/L_k), accepted when
 		// L(x) ≤ L(y) + ∇L(y)ᵀ(x − y) + L_k/2 ‖x − y‖².
 		for i := range f.c {
@@ -68,9 +72,9 @@ func (f *fista) iterate(c *certificate) bool {
 			lin += f.g[i] * dv
 			sq += f.w[i] * dv * dv
 		}
-		var ok bool
-		if fx, ok = c.evalDual(f.mx, f.x); !ok {
-			return false
+		var err error
+		if fx, err = c.evalDual(f.mx, f.x); err != nil {
+			return err
 		}
 		model := f.fy + lin + f.lk/2*sq
 		if fx <= model+roundingSlack*math.Abs(f.fy) || sq == 0 {
@@ -107,13 +111,13 @@ func (f *fista) iterate(c *certificate) bool {
 		f.theta = tn
 	}
 	f.fx = fx
-	fy, p, ok := c.evalFullM(f.my, f.y, f.g)
-	if !ok {
-		return false
+	fy, p, err := c.evalFullM(f.my, f.y, f.g)
+	if err != nil {
+		return err
 	}
 	f.fy = fy
 	c.primalOfQ(f.y, p)
-	return true
+	return nil
 }
 
 // initialCurvature estimates the curvature along the first projected
@@ -135,7 +139,7 @@ func (f *fista) initialCurvature(c *certificate) float64 {
 	for i, v := range f.c {
 		den += f.w[i] * v * v
 	}
-	if num == 0 || den == 0 {
+	if num == 0 || den == 0 || !finite(num/(c.e.lambda*den)) {
 		return 1
 	}
 	return num / (c.e.lambda * den)
@@ -152,29 +156,30 @@ type nesterov struct {
 
 func (a *nesterov) lipschitz() float64 { return a.lg }
 
-func (a *nesterov) init(c *certificate, q0 []float64) bool {
+func (a *nesterov) init(c *certificate, q0 []float64) error {
 	n, d := c.e.N, c.e.d
-	a.lg = lipschitzConstant(c.e, 1e-10, 10000)
+	// Any constant ≥ L_g is valid; the floor only bites when A(q) ≈ 0.
+	a.lg = max(lipschitzConstant(c.e, 1e-10, 10000), minCurvature)
 	a.z, a.q = q0, make([]float64, n)
 	a.qhat, a.w, a.g, a.sg, a.cb = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	a.m, a.acc, a.avg = make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
 	// q_{−1} = 0, L(0) = 0; with a warm start q_{−1} is the start itself.
-	l, ok := c.evalDual(a.m, a.z)
-	if !ok {
-		return false
+	l, err := c.evalDual(a.m, a.z)
+	if err != nil {
+		return err
 	}
 	copy(a.q, a.z)
 	a.fq = l
 	c.dualPoint(a.q, l)
-	return true
+	return nil
 }
 
-func (a *nesterov) iterate(c *certificate) bool {
+func (a *nesterov) iterate(c *certificate) error {
 	t := float64(a.t)
 	// Â_t = π₊(Σ z_i K_i)/λ, g_t = ∇L(z_t).
-	fz, pz, ok := c.evalFull(a.m, a.z, a.g)
-	if !ok {
-		return false
+	fz, pz, err := c.evalFull(a.m, a.z, a.g)
+	if err != nil {
+		return err
 	}
 	c.dualPoint(a.z, fz)
 	c.primalOfQ(a.z, pz)
@@ -191,9 +196,9 @@ func (a *nesterov) iterate(c *certificate) bool {
 	c.proj.projectTo(a.qhat, a.cb)
 	// Only L(q̂) is needed (eigenvalues alone); the certificate's primal
 	// points are Â_t and the average A_t.
-	fh, ok := c.evalDual(a.m, a.qhat)
-	if !ok {
-		return false
+	fh, err := c.evalDual(a.m, a.qhat)
+	if err != nil {
+		return err
 	}
 	c.dualPoint(a.qhat, fh)
 	// q_t = the one of {q_{t−1}, q̂, z_t} with the smallest L (monotone).
@@ -220,9 +225,11 @@ func (a *nesterov) iterate(c *certificate) bool {
 	for i, v := range a.acc {
 		a.avg[i] = s * v
 	}
-	c.primalMatrix(a.avg, c.e.primalAt(a.avg))
+	if pa := c.e.primalAt(a.avg); finite(pa) {
+		c.primalMatrix(a.avg, pa)
+	}
 	a.t++
-	return true
+	return nil
 }
 
 // lipschitzConstant returns λ_max(G)/λ, G_ij = ⟨K_i, K_j⟩, by power
@@ -296,24 +303,27 @@ const armijoSigma = 1e-4
 // tolerates L rising by rounding alone.
 const roundingSlack = 1e-12
 
-func (a *projGrad) init(c *certificate, q0 []float64) bool {
+func (a *projGrad) init(c *certificate, q0 []float64) error {
 	n, d := c.e.N, c.e.d
 	a.q, a.qn, a.g, a.c, a.m = q0, make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, d*d)
-	l, p, ok := c.evalFull(a.m, a.q, a.g)
-	if !ok {
-		return false
+	l, p, err := c.evalFull(a.m, a.q, a.g)
+	if err != nil {
+		return err
 	}
 	a.fq = l
 	c.dualPoint(a.q, l)
 	c.primalOfQ(a.q, p)
 	a.s = 1
-	return true
+	return nil
 }
 
-func (a *projGrad) iterate(c *certificate) bool {
-	a.s *= 2
+func (a *projGrad) iterate(c *certificate) error {
+	a.s = min(2*a.s, 1/minCurvature)
 	var fn float64
-	for {
+	for try := 0; ; try++ {
+		if try == maxTries {
+			return errBacktrack
+		}
 		for i := range a.c {
 			a.c[i] = a.q[i] - a.s*a.g[i]
 		}
@@ -322,9 +332,9 @@ func (a *projGrad) iterate(c *certificate) bool {
 		for i, v := range a.qn {
 			lin += a.g[i] * (v - a.q[i])
 		}
-		var ok bool
-		if fn, ok = c.evalDual(a.m, a.qn); !ok {
-			return false
+		var err error
+		if fn, err = c.evalDual(a.m, a.qn); err != nil {
+			return err
 		}
 		if fn <= a.fq+armijoSigma*lin || lin == 0 {
 			break
@@ -332,12 +342,12 @@ func (a *projGrad) iterate(c *certificate) bool {
 		a.s /= 2
 	}
 	a.q, a.qn = a.qn, a.q
-	l, p, ok := c.evalFull(a.m, a.q, a.g)
-	if !ok {
-		return false
+	l, p, err := c.evalFull(a.m, a.q, a.g)
+	if err != nil {
+		return err
 	}
 	a.fq = l
 	c.dualPoint(a.q, l)
 	c.primalOfQ(a.q, p)
-	return true
+	return nil
 }

@@ -417,25 +417,27 @@ func TestDriverStops(t *testing.T) {
 	if res.Status != Stopped || res.Iter != 5 {
 		t.Errorf("callback: %v after %d", res.Status, res.Iter)
 	}
-	// No host yields here (on js/wasm the default would check the context
-	// after a yield too, a step earlier): the cancel is seen after the next
-	// iteration.
+	// The context is checked before every evaluation, so a cancel during
+	// the third iteration's callback ends the run before a fourth completes.
 	ctx, cancel := context.WithCancel(context.Background())
+	evals := 0
 	res, _ = Solve(ctx, p, Settings{Tol: 1e-12, YieldEvery: -1, Progress: func(pr Progress) bool {
 		if pr.Iter == 3 {
 			cancel()
+			evals = pr.Evaluations
 		}
 		return true
 	}})
-	if res.Status != Cancelled || res.Iter != 4 {
-		t.Errorf("cancel: %v after %d", res.Status, res.Iter)
+	if res.Status != Cancelled || res.Iter != 3 || res.Evaluations != evals {
+		t.Errorf("cancel: %v after %d iterations, %d evaluations (%d at the cancel)", res.Status, res.Iter, res.Evaluations, evals)
 	}
 	res, _ = Solve(context.Background(), p, Settings{Tol: 1e-12, TimeLimit: 1})
 	if res.Status != TimeLimit || res.Iter != 1 {
 		t.Errorf("time limit: %v after %d", res.Status, res.Iter)
 	}
-	// A host's yield runs every YieldEvery (here: after every iteration),
-	// and a cancel seen during it stops the run before another iteration.
+	// A host's yield runs every YieldEvery (here: before every evaluation
+	// and after every iteration, each at least one), and a cancel seen
+	// during it stops the run before another evaluation.
 	yields := 0
 	ctx, cancel = context.WithCancel(context.Background())
 	res, _ = Solve(ctx, p, Settings{Tol: 1e-12, YieldEvery: time.Nanosecond, Yield: func() {
@@ -444,7 +446,7 @@ func TestDriverStops(t *testing.T) {
 			cancel()
 		}
 	}})
-	if res.Status != Cancelled || res.Iter != 3 || yields != 3 {
+	if res.Status != Cancelled || res.Iter >= 3 || yields != 3 {
 		t.Errorf("yield: %v after %d iterations and %d yields", res.Status, res.Iter, yields)
 	}
 }

@@ -56,12 +56,67 @@ func (p *Problem) Validate() error {
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
-			if v := p.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("data row %d column %d is %v", i, j, v)
+			if v := p.X.At(i, j); !(math.Abs(v) <= MaxAbsX) {
+				return fmt.Errorf("data row %d column %d is %v: the solver takes |x| ≤ %g (standardize the data first)", i, j, v, MaxAbsX)
 			}
 		}
 	}
+	s := p.maxK()
+	if s == 0 {
+		return fmt.Errorf("all %d triplets are degenerate: in each the anchor is exactly as far from the similar as from the dissimilar point in every direction (K_i = 0), so there is no metric to learn; this happens when every feature is constant", len(p.Triplets))
+	}
+	lo, hi := p.LambdaRange()
+	if p.Lambda < lo || p.Lambda > hi {
+		return fmt.Errorf("λ = %g is outside what this problem can take in double precision: %s; λ from %.2g to %.2g works", p.Lambda,
+			map[bool]string{true: "A = π₊(Σ q_i K_i)/λ would overflow", false: "A would underflow to zero, as would every distance"}[p.Lambda < lo], lo, hi)
+	}
 	return nil
+}
+
+// MaxAbsX bounds the data a Problem takes: squared distances squared
+// (‖K_i‖²_F) must stay finite. Standardized data is far inside.
+const MaxAbsX = 1e50
+
+// maxK returns max_i ‖K_i‖_F = max_i √(‖a‖⁴ + ‖b‖⁴ − 2 (aᵀb)²), a = x_I − x_K,
+// b = x_I − x_J: the scale of the data as the formulation sees it.
+func (p *Problem) maxK() float64 {
+	_, d := p.X.Dims()
+	var s float64
+	for _, tr := range p.Triplets {
+		var aa, bb, ab float64
+		xi, xj, xk := p.X.RawRowView(tr.I), p.X.RawRowView(tr.J), p.X.RawRowView(tr.K)
+		for c := 0; c < d; c++ {
+			a, b := xi[c]-xk[c], xi[c]-xj[c]
+			aa += a * a
+			bb += b * b
+			ab += a * b
+		}
+		s = max(s, aa*aa+bb*bb-2*ab*ab)
+	}
+	return math.Sqrt(s)
+}
+
+// Collapsed reports whether a metric learned on p whose largest eigenvalue
+// is eigMax is zero to rounding: eigMax·λ ≤ 1e-10·N·max_i ‖K_i‖_F, a bound
+// on ‖π₊(Σ q_i K_i)‖ that any metric with a margin to show sits many orders
+// above. The worst-case model collapses so when its budget binds and no
+// metric beats ignoring the data: every distance is then 0 and k-NN cannot
+// use it.
+func (p *Problem) Collapsed(eigMax float64) bool {
+	return eigMax*p.Lambda <= 1e-10*float64(len(p.Triplets))*p.maxK()
+}
+
+// LambdaRange returns the λ that p can be solved with in double precision.
+// With S = N·max_i ‖K_i‖_F, ‖Σ q_i K_i‖_F ≤ S, so ‖A‖_F ≤ S/λ, the dual's
+// ‖π₊(M)‖²/(2λ) ≤ S²/(2λ) and every margin tr(A K_i) ≤ S²/λ. Below
+// lo = S·1e-100 these can overflow (‖A‖²_F ≤ 1e200 keeps a margin of 1e100
+// for the sums); above hi = S·1e250, A(q) ≤ 1e-250 in every entry and its
+// products underflow, so the answer would be A = 0 by rounding, not by
+// optimization. Inside, λ/S spans 350 orders of magnitude. Validate
+// refuses λ outside [lo, hi]; p must have data and triplets.
+func (p *Problem) LambdaRange() (lo, hi float64) {
+	s := float64(len(p.Triplets)) * p.maxK()
+	return s * 1e-100, s * 1e250
 }
 
 // Budget returns m = N·η, the bound on Σ q.

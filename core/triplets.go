@@ -1,15 +1,19 @@
 package core
 
 import (
-	"bytes"
-	"encoding/csv"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
-	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -30,34 +34,211 @@ func cmpNeighbour(a, b neighbour) int {
 	return a.i - b.i // ties broken by row index: deterministic
 }
 
-// sortedNeighbours returns, for row i of x, all other rows ordered by
-// Euclidean distance (ties by index).
-func sortedNeighbours(dst []neighbour, x *mat.Dense, i int) []neighbour {
-	n, _ := x.Dims()
-	xi := x.RawRowView(i)
-	dst = dst[:0]
-	for j := 0; j < n; j++ {
-		if j == i {
-			continue
-		}
-		xj := x.RawRowView(j)
-		var s float64
-		for k, v := range xi {
-			t := v - xj[k]
-			s += t * t
-		}
-		dst = append(dst, neighbour{s, j})
+// selector keeps the k best neighbours offered (by cmpNeighbour) in a
+// max-heap, so that choosing the k nearest of n rows costs O(n log k)
+// instead of sorting all n.
+type selector struct {
+	k int
+	h []neighbour // h[0] is the worst kept
+}
+
+func (s *selector) reset(k int) { s.k, s.h = k, s.h[:0] }
+
+// bound is the distance a candidate must not exceed to be kept.
+func (s *selector) bound() float64 {
+	if len(s.h) < s.k {
+		return math.Inf(1)
 	}
-	slices.SortFunc(dst, cmpNeighbour)
-	return dst
+	return s.h[0].d2
+}
+
+func (s *selector) offer(nb neighbour) {
+	if len(s.h) < s.k {
+		s.h = append(s.h, nb)
+		for c := len(s.h) - 1; c > 0; { // sift up
+			p := (c - 1) / 2
+			if cmpNeighbour(s.h[c], s.h[p]) <= 0 {
+				break
+			}
+			s.h[c], s.h[p] = s.h[p], s.h[c]
+			c = p
+		}
+		return
+	}
+	if s.k == 0 || cmpNeighbour(nb, s.h[0]) >= 0 {
+		return
+	}
+	s.h[0] = nb
+	for p := 0; ; { // sift down
+		c := 2*p + 1
+		if c >= len(s.h) {
+			break
+		}
+		if c+1 < len(s.h) && cmpNeighbour(s.h[c+1], s.h[c]) > 0 {
+			c++
+		}
+		if cmpNeighbour(s.h[c], s.h[p]) <= 0 {
+			break
+		}
+		s.h[c], s.h[p] = s.h[p], s.h[c]
+		p = c
+	}
+}
+
+// sorted returns the kept neighbours nearest first (reordering the heap).
+func (s *selector) sorted() []neighbour {
+	slices.SortFunc(s.h, cmpNeighbour)
+	return s.h
+}
+
+// dist2 returns ‖a − b‖², or as soon as the partial sum exceeds bound some
+// value above bound (which the caller then rejects).
+func dist2(a, b []float64, bound float64) float64 {
+	var s float64
+	for k, v := range a {
+		t := v - b[k]
+		s += t * t
+		if s > bound {
+			return s
+		}
+	}
+	return s
+}
+
+// Hooks let long work report how far it is and let a single-threaded host
+// run its event loop. A nil *Hooks does neither.
+type Hooks struct {
+	// Progress, if not nil, is called now and then with the rows done of
+	// the total, one call at a time.
+	Progress func(done, total int)
+	// YieldEvery and Yield work as in Settings.
+	YieldEvery time.Duration
+	Yield      func()
+}
+
+// ticker lets long work check its context and, every so often, let the
+// host breathe (Settings.YieldEvery and Settings.Yield).
+type ticker struct {
+	ctx   context.Context
+	every time.Duration
+	yield func()
+	last  time.Time
+}
+
+func newTicker(ctx context.Context, every time.Duration, yield func()) *ticker {
+	if every == 0 && runtime.GOOS == "js" {
+		every = 20 * time.Millisecond
+	}
+	return &ticker{ctx: ctx, every: every, yield: yield, last: time.Now()}
+}
+
+// tick yields if it is time to, and returns the context's error.
+func (t *ticker) tick() error {
+	if t.every > 0 && time.Since(t.last) >= t.every {
+		if t.yield != nil {
+			t.yield()
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+		t.last = time.Now()
+	}
+	return t.ctx.Err()
+}
+
+// eachRow calls f(i, scratch) for i = 0..n−1: in parallel on the machine's
+// cores natively, in one goroutine on js/wasm (which has one thread), where
+// it lets the host breathe between rows. It stops with the context's error
+// when ctx is cancelled. Each goroutine has its own scratch from newScratch.
+func eachRow[S any](ctx context.Context, h *Hooks, n int, newScratch func() S, f func(i int, s S)) error {
+	if h == nil {
+		h = &Hooks{}
+	}
+	const chunk = 64
+	var (
+		mu   sync.Mutex
+		done int
+		last = time.Now()
+	)
+	report := func(k int) {
+		if h.Progress == nil {
+			return
+		}
+		mu.Lock()
+		done += k
+		if now := time.Now(); now.Sub(last) >= 50*time.Millisecond || done == n {
+			last = now
+			h.Progress(done, n)
+		}
+		mu.Unlock()
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if runtime.GOOS == "js" || n < 4*chunk {
+		workers = 1
+	}
+	if workers == 1 {
+		tk := newTicker(ctx, h.YieldEvery, h.Yield)
+		s := newScratch()
+		for i := 0; i < n; i++ {
+			if err := tk.tick(); err != nil {
+				return err
+			}
+			f(i, s)
+			if i%chunk == chunk-1 || i == n-1 {
+				report(i%chunk + 1)
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newScratch()
+			for ctx.Err() == nil {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				hi := min(lo+chunk, n)
+				for i := lo; i < hi; i++ {
+					f(i, s)
+				}
+				report(hi - lo)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// MaxTriplets is the most triplets core builds or reads: 2,000,000, about
+// 250 MB of solver state.
+const MaxTriplets = 2_000_000
+
+// tooMany says that a triplet count (as a float, so that no product of
+// user-given numbers overflows) is over MaxTriplets.
+func tooMany(count float64, how string) error {
+	if count <= MaxTriplets {
+		return nil
+	}
+	return fmt.Errorf("%s = %.0f triplets: the limit is %d", how, count, MaxTriplets)
 }
 
 // LabelTriplets forms triplets from class labels: for every row x, its kSame
 // nearest rows of the same class y and its kDiff nearest rows of other
 // classes z (Euclidean, in x as given: standardize first), and every
 // combination (x, y, z). It fails, naming the class, when a class has too
-// few rows for kSame or too few rows outside it for kDiff.
+// few rows for kSame or too few rows outside it for kDiff, and when there
+// would be more than MaxTriplets.
 func LabelTriplets(x *mat.Dense, labels []int, classNames []string, kSame, kDiff int) ([]Triplet, error) {
+	return LabelTripletsContext(context.Background(), nil, x, labels, classNames, kSame, kDiff)
+}
+
+// LabelTripletsContext is LabelTriplets with a context that stops the work
+// (returning its error) and hooks for progress and yielding.
+func LabelTripletsContext(ctx context.Context, h *Hooks, x *mat.Dense, labels []int, classNames []string, kSame, kDiff int) ([]Triplet, error) {
 	n, _ := x.Dims()
 	if len(labels) != n {
 		panic("core: labels and rows differ in number")
@@ -65,11 +246,16 @@ func LabelTriplets(x *mat.Dense, labels []int, classNames []string, kSame, kDiff
 	if kSame < 1 || kDiff < 1 {
 		return nil, fmt.Errorf("k_same = %d and k_diff = %d: both must be at least 1", kSame, kDiff)
 	}
+	if err := tooMany(float64(n)*float64(kSame)*float64(kDiff), fmt.Sprintf("%d rows × k_same %d × k_diff %d", n, kSame, kDiff)); err != nil {
+		return nil, fmt.Errorf("%w; lower k_same or k_diff", err)
+	}
 	count := map[int]int{}
 	for _, l := range labels {
 		count[l]++
 	}
-	for c, k := range count {
+	classes := slices.Sorted(maps.Keys(count))
+	for _, c := range classes {
+		k := count[c]
 		if k-1 < kSame {
 			return nil, fmt.Errorf("class %s has %d rows: k_same = %d needs at least %d", className(classNames, c), k, kSame, kSame+1)
 		}
@@ -77,27 +263,42 @@ func LabelTriplets(x *mat.Dense, labels []int, classNames []string, kSame, kDiff
 			return nil, fmt.Errorf("only %d rows are outside class %s: k_diff = %d needs at least %d", n-k, className(classNames, c), kDiff, kDiff)
 		}
 	}
-	ts := make([]Triplet, 0, n*kSame*kDiff)
-	var buf []neighbour
-	same, diff := make([]int, 0, kSame), make([]int, 0, kDiff)
-	for i := 0; i < n; i++ {
-		buf = sortedNeighbours(buf, x, i)
-		same, diff = same[:0], diff[:0]
-		for _, nb := range buf {
-			if labels[nb.i] == labels[i] {
-				if len(same) < kSame {
-					same = append(same, nb.i)
-				}
-			} else if len(diff) < kDiff {
-				diff = append(diff, nb.i)
+	// near[i] holds row i's kSame same-class and then kDiff other-class
+	// neighbours, nearest first.
+	w := kSame + kDiff
+	near := make([]int32, n*w)
+	type scratch struct{ same, diff selector }
+	err := eachRow(ctx, h, n, func() *scratch { return &scratch{} }, func(i int, s *scratch) {
+		s.same.reset(kSame)
+		s.diff.reset(kDiff)
+		xi := x.RawRowView(i)
+		for j := 0; j < n; j++ {
+			if j == i {
+				continue
 			}
-			if len(same) == kSame && len(diff) == kDiff {
-				break
+			sel := &s.diff
+			if labels[j] == labels[i] {
+				sel = &s.same
 			}
+			sel.offer(neighbour{dist2(xi, x.RawRowView(j), sel.bound()), j})
 		}
-		for _, j := range same {
-			for _, k := range diff {
-				ts = append(ts, Triplet{i, j, k})
+		out := near[i*w : (i+1)*w]
+		for k, nb := range s.same.sorted() {
+			out[k] = int32(nb.i)
+		}
+		for k, nb := range s.diff.sorted() {
+			out[kSame+k] = int32(nb.i)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]Triplet, 0, n*kSame*kDiff)
+	for i := 0; i < n; i++ {
+		row := near[i*w : (i+1)*w]
+		for _, j := range row[:kSame] {
+			for _, k := range row[kSame:] {
+				ts = append(ts, Triplet{i, int(j), int(k)})
 			}
 		}
 	}
@@ -109,6 +310,11 @@ func LabelTriplets(x *mat.Dense, labels []int, classNames []string, kSame, kDiff
 // and cannot-links z (other classes), and every combination (x, y, z) is a
 // triplet. A row whose k neighbours are all of one kind gives none.
 func PaperTriplets(x *mat.Dense, labels []int, k int) ([]Triplet, error) {
+	return PaperTripletsContext(context.Background(), nil, x, labels, k)
+}
+
+// PaperTripletsContext is PaperTriplets with a context and hooks.
+func PaperTripletsContext(ctx context.Context, h *Hooks, x *mat.Dense, labels []int, k int) ([]Triplet, error) {
 	n, _ := x.Dims()
 	if len(labels) != n {
 		panic("core: labels and rows differ in number")
@@ -116,16 +322,35 @@ func PaperTriplets(x *mat.Dense, labels []int, k int) ([]Triplet, error) {
 	if k < 2 || k > n-1 {
 		return nil, fmt.Errorf("k = %d: expected 2 ≤ k ≤ %d (rows − 1)", k, n-1)
 	}
+	// A row gives at most ⌊k/2⌋·⌈k/2⌉ triplets.
+	if err := tooMany(float64(n)*float64(k/2)*float64(k-k/2), fmt.Sprintf("up to %d rows × ⌊k/2⌋·⌈k/2⌉ (k = %d)", n, k)); err != nil {
+		return nil, fmt.Errorf("%w; lower k", err)
+	}
+	near := make([]int32, n*k)
+	err := eachRow(ctx, h, n, func() *selector { return &selector{} }, func(i int, s *selector) {
+		s.reset(k)
+		xi := x.RawRowView(i)
+		for j := 0; j < n; j++ {
+			if j != i {
+				s.offer(neighbour{dist2(xi, x.RawRowView(j), s.bound()), j})
+			}
+		}
+		for c, nb := range s.sorted() {
+			near[i*k+c] = int32(nb.i)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
 	var ts []Triplet
-	var buf []neighbour
+	var same, diff []int
 	for i := 0; i < n; i++ {
-		buf = sortedNeighbours(buf, x, i)
-		var same, diff []int
-		for _, nb := range buf[:k] {
-			if labels[nb.i] == labels[i] {
-				same = append(same, nb.i)
+		same, diff = same[:0], diff[:0]
+		for _, j := range near[i*k : (i+1)*k] {
+			if labels[j] == labels[i] {
+				same = append(same, int(j))
 			} else {
-				diff = append(diff, nb.i)
+				diff = append(diff, int(j))
 			}
 		}
 		for _, j := range same {
@@ -166,76 +391,47 @@ func Flip(ts []Triplet, p float64, seed uint64) (out []Triplet, swapped []bool) 
 	return out, swapped
 }
 
-// MaxTriplets is the most triplets ReadTriplets accepts.
-const MaxTriplets = 1_000_000
-
 // ReadTriplets reads triplets as 0-based row indices "anchor,similar,dissimilar",
-// one per line, with an optional header, for a dataset of n rows.
+// one per line, for a dataset of n rows. The first line is a header if none
+// of its fields is a number; a line of numbers that are not all row indices
+// is an error, never taken for a header.
 func ReadTriplets(r io.Reader, n int) ([]Triplet, error) {
-	data, err := io.ReadAll(io.LimitReader(r, DefaultMaxSize+1))
+	data, err := readAll(r, "the triplet file")
 	if err != nil {
-		return nil, fmt.Errorf("reading the triplets: %v", err)
+		return nil, err
 	}
-	if len(data) > DefaultMaxSize {
-		return nil, fmt.Errorf("the triplet file is larger than %d MiB", DefaultMaxSize>>20)
+	rs, err := readRecords(data, false, MaxTriplets+1)
+	if errors.Is(err, errTooManyRecords) {
+		return nil, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.Comma = detectDelimiter(data)
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
+	if err != nil {
+		return nil, err
+	}
 	names := [3]string{"anchor", "similar", "dissimilar"}
 	var ts []Triplet
-	first := true
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &DataError{Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
-			}
-			return nil, err
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
+	for r, rec := range rs.rows {
+		line := rs.lines[r]
 		if len(rec) != 3 {
 			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected 3: anchor,similar,dissimilar", len(rec))}
 		}
+		if r == 0 && !slices.ContainsFunc(rec, func(c string) bool { return looksNumeric(c, false) }) {
+			continue // a header
+		}
 		var idx [3]int
-		bad := -1
 		for j, c := range rec {
-			v, err := strconv.Atoi(strings.TrimSpace(c))
+			v, err := strconv.Atoi(c)
 			if err != nil {
-				bad = j
-				break
+				return nil, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a row index (a whole number from 0)", clip(c, 40))}
 			}
-			idx[j] = v
-		}
-		if bad >= 0 {
-			if first {
-				first = false
-				continue // a header
-			}
-			return nil, &DataError{Line: line, Column: bad + 1, Name: names[bad], Msg: fmt.Sprintf("%q is not a row index (a whole number from 0)", clip(rec[bad], 40))}
-		}
-		first = false
-		for j, v := range idx {
 			if v < 0 || v >= n {
 				return nil, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("row index %d is out of range: the data has rows 0..%d", v, n-1)}
 			}
+			idx[j] = v
 		}
 		if idx[0] == idx[1] || idx[0] == idx[2] || idx[1] == idx[2] {
 			return nil, &DataError{Line: line, Msg: fmt.Sprintf("triplet %d,%d,%d repeats a row: a triplet names three different rows", idx[0], idx[1], idx[2])}
 		}
 		ts = append(ts, Triplet{idx[0], idx[1], idx[2]})
-		if len(ts) > MaxTriplets {
-			return nil, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
-		}
 	}
 	if len(ts) == 0 {
 		return nil, errors.New("the triplet file has no triplets")

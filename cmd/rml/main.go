@@ -7,7 +7,10 @@
 //	rml train --data F.csv [flags]   fit on all rows, print the result
 //	rml eval  --data F.csv [flags]   the paper's protocol: 10 splits, 5-NN error
 //
-// Run "rml train -h" or "rml eval -h" for the flags.
+// Run "rml train -h" or "rml eval -h" for the flags. The exit status is 0
+// for a converged run, 1 for bad input or a failed solver, 2 for a usage
+// error, 3 for a run stopped by --max-iter before its tolerance, and 130
+// when interrupted.
 package main
 
 import (
@@ -34,6 +37,11 @@ Usage:
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
 
 Run "rml train -h" or "rml eval -h" for every flag.
+
+Exit status: 0 when the run converged (train) or finished (eval); 1 when the
+input is wrong or the solver failed, with the reason on one line; 2 for a
+usage error; 3 when train stopped at --max-iter before reaching --tol (the
+result is printed, marked as not converged); 130 when interrupted (Ctrl-C).
 `
 
 func main() {
@@ -48,6 +56,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	switch args[0] {
 	case "train":
 		err = train(ctx, args[1:], stdout, stderr)
@@ -57,16 +67,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q: expected train or eval", args[0])
+		err = usageError("unknown command %q: expected train or eval", args[0])
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	var ex *exitError
+	switch {
+	case err == nil:
 		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ex):
+		if ex.msg != "" {
+			fmt.Fprintf(stderr, "rml: %s\n", ex.msg)
+		}
+		return ex.code
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "rml: interrupted: %v\n", err)
+		return 130
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "rml: %v\n", err)
-		return 1
-	}
-	return 0
+	fmt.Fprintf(stderr, "rml: %v\n", err)
+	return 1
+}
+
+// exitError ends the command with a status other than 1 (msg may be empty
+// when the output already says it all).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageError is a bad flag value or argument: exit status 2.
+func usageError(format string, a ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, a...)}
 }
 
 // common holds the flags train and eval share.
@@ -95,30 +128,38 @@ func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 
 func (c *common) check(fs *flag.FlagSet) (core.Method, error) {
 	if fs.NArg() > 0 {
-		return 0, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return 0, usageError("unexpected argument %q", fs.Arg(0))
 	}
 	if c.data == "" {
-		return 0, errors.New("--data is required")
+		return 0, usageError("--data is required")
 	}
 	if !(c.eta > 0 && c.eta <= 1) {
-		return 0, fmt.Errorf("--eta %v: expected 0 < η ≤ 1", c.eta)
+		return 0, usageError("--eta %v: expected 0 < η ≤ 1", c.eta)
 	}
 	if c.lambda < 0 || math.IsNaN(c.lambda) || math.IsInf(c.lambda, 0) {
-		return 0, fmt.Errorf("--lambda %v: expected a finite λ > 0", c.lambda)
+		return 0, usageError("--lambda %v: expected a finite λ > 0", c.lambda)
 	}
 	if !(c.flip >= 0 && c.flip <= 1) {
-		return 0, fmt.Errorf("--flip %v: expected a probability in [0, 1]", c.flip)
+		return 0, usageError("--flip %v: expected a probability in [0, 1]", c.flip)
 	}
-	if !(c.tol > 0) {
-		return 0, fmt.Errorf("--tol %v: expected a positive tolerance", c.tol)
+	if !(c.tol > 0 && c.tol < 1) {
+		return 0, usageError("--tol %v: expected a relative tolerance between 0 and 1", c.tol)
 	}
 	if c.maxIter < 0 {
-		return 0, fmt.Errorf("--max-iter %d: expected a positive count", c.maxIter)
+		return 0, usageError("--max-iter %d: expected a positive count", c.maxIter)
 	}
-	return core.ParseMethod(c.method)
+	if c.kSame < 1 || c.kDiff < 1 {
+		return 0, usageError("--k-same %d --k-diff %d: each must be at least 1", c.kSame, c.kDiff)
+	}
+	m, err := core.ParseMethod(c.method)
+	if err != nil {
+		return 0, usageError("%v", err)
+	}
+	return m, nil
 }
 
-func (c *common) read() (*core.Dataset, error) {
+// read reads the data file and says on stderr what was assumed to read it.
+func (c *common) read(stderr io.Writer) (*core.Dataset, error) {
 	f, err := os.Open(c.data)
 	if err != nil {
 		return nil, err
@@ -128,7 +169,20 @@ func (c *common) read() (*core.Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.data, err)
 	}
+	for _, n := range ds.Notes {
+		fmt.Fprintf(stderr, "rml: note: %s: %s\n", c.data, n)
+	}
 	return ds, nil
+}
+
+// parse parses the flags; the flag package has already printed what was
+// wrong, so a bad flag only sets the exit status (2).
+func parse(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &exitError{code: 2}
 }
 
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
@@ -155,6 +209,7 @@ type trainOutput struct {
 	Status       string      `json:"status"`
 	Seconds      float64     `json:"seconds"`
 	Eigenvalues  []float64   `json:"eigenvalues"`
+	Collapsed    bool        `json:"collapsed"` // A = 0 to rounding: not a usable metric
 	A            [][]float64 `json:"A"`
 }
 
@@ -166,7 +221,7 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	triplets := fs.String("triplets", "", "CSV of triplets as 0-based row indices anchor,similar,dissimilar (instead of labels)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	save := fs.String("save-problem", "", "write the standardized problem as solved to this JSON file")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	method, err := c.check(fs)
@@ -174,12 +229,13 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !(c.lambda > 0) {
-		return fmt.Errorf("--lambda %v: expected a finite λ > 0", c.lambda)
+		return usageError("--lambda %v: expected a finite λ > 0", c.lambda)
 	}
-	ds, err := c.read()
+	ds, err := c.read(stderr)
 	if err != nil {
 		return err
 	}
+	live := !*asJSON && isTerminal(stderr)
 	var p *core.Problem
 	var swapped []bool
 	if *triplets != "" {
@@ -200,8 +256,17 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		for i := range all {
 			all[i] = i
 		}
-		p, swapped, _, err = core.BuildProblem(ds.X, ds.Labels, ds.Classes, all,
+		var h *core.Hooks
+		if live {
+			h = &core.Hooks{Progress: func(done, total int) {
+				fmt.Fprintf(stderr, "\rfinding neighbours: %d of %d rows", done, total)
+			}}
+		}
+		p, swapped, _, err = core.BuildProblemContext(ctx, h, ds.X, ds.Labels, ds.Classes, all,
 			core.TripletOptions{KSame: c.kSame, KDiff: c.kDiff, Flip: c.flip, Seed: c.seed}, c.eta, c.lambda)
+		if live {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
 		if err != nil {
 			return err
 		}
@@ -211,7 +276,6 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	live := !*asJSON && isTerminal(stderr)
 	var last time.Time
 	s := core.Settings{Method: method, Tol: c.tol, MaxIter: c.maxIter}
 	if live {
@@ -228,7 +292,10 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if err != nil {
-		return err
+		return err // bad problem, or the solver failed: no result
+	}
+	if res.Status == core.Cancelled {
+		return fmt.Errorf("after %d iterations (relative gap %.3g): no result", res.Iter, res.RelGap)
 	}
 	n, d := p.X.Dims()
 	nsw := 0
@@ -250,9 +317,16 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		out.A = append(out.A, row)
 	}
+	out.Collapsed = len(out.Eigenvalues) == 0 || p.Collapsed(out.Eigenvalues[0])
+	var notConverged error
+	if res.Status != core.Converged {
+		notConverged = &exitError{code: 3, msg: fmt.Sprintf("not converged: %s after %d iterations at relative gap %.3g (asked %g)", res.Status, res.Iter, res.RelGap, c.tol)}
+	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		return enc.Encode(out)
+		if err := json.NewEncoder(stdout).Encode(out); err != nil {
+			return err
+		}
+		return notConverged
 	}
 	fmt.Fprintf(stdout, "data         %s: %d rows, %d features, %d classes\n", c.data, n, d, len(ds.Classes))
 	fmt.Fprintf(stdout, "triplets     %d (%d swapped)\n", len(p.Triplets), nsw)
@@ -265,7 +339,11 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Σq/m         %.4f, budget %s\n", res.SumQ/res.Budget, act)
 	fmt.Fprintf(stdout, "eigenvalues  %s\n", fmtVec(out.Eigenvalues, 8))
-	return nil
+	if out.Collapsed {
+		fmt.Fprintf(stdout, "COLLAPSED    A = 0: no metric beats ignoring the data for this worst case, so every\n"+
+			"             distance is 0 and k-NN cannot use it. The budget Σq ≤ Nη binds; raise η or lower λ.\n")
+	}
+	return notConverged
 }
 
 func fmtVec(v []float64, n int) string {
@@ -322,7 +400,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c.flip = 0.2
 	fs.Lookup("flip").DefValue = "0.2"
 	fs.Lookup("lambda").Usage = "fixed λ; 0 chooses it from {2^-3, …, 2^6, 100} by cross-validation on the training part"
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	method, err := c.check(fs)
@@ -330,9 +408,9 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *reps < 1 || *folds < 2 || *k < 1 {
-		return errors.New("--reps ≥ 1, --folds ≥ 2 and --k ≥ 1 are required")
+		return usageError("--reps ≥ 1, --folds ≥ 2 and --k ≥ 1 are required")
 	}
-	ds, err := c.read()
+	ds, err := c.read(stderr)
 	if err != nil {
 		return err
 	}
