@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"math/rand/v2"
 	"slices"
@@ -44,6 +45,14 @@ func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o Tr
 // apart.
 func BuildProblemContext(ctx context.Context, h *Hooks, x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
 	o.defaults()
+	_, d := x.Dims()
+	for _, i := range rows {
+		for j := 0; j < d; j++ {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, nil, fmt.Errorf("row %d, column %d is %v: expected a finite number", i, j, v)
+			}
+		}
+	}
 	st := FitStandardizer(x, rows)
 	if c := st.ConstantColumns(); len(c) == len(st.Mean) {
 		return nil, nil, nil, fmt.Errorf("every feature (%d of %d) is constant on the %d training rows: there is no distance to learn", len(c), len(c), len(rows))
@@ -165,7 +174,13 @@ func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOp
 	xte := st.Transform(SelectRows(ds.X, test))
 	ytr, yte := pick(ds.Labels, train), pick(ds.Labels, test)
 	k := min(o.K, len(train))
-	return KNNError(nil, p.X, ytr, xte, yte, k), KNNError(res.A, p.X, ytr, xte, yte, k), nil
+	if euclid, err = KNNError(nil, p.X, ytr, xte, yte, k); err != nil {
+		return 0, 0, err
+	}
+	if learned, err = KNNError(res.A, p.X, ytr, xte, yte, k); err != nil {
+		return 0, 0, err
+	}
+	return euclid, learned, nil
 }
 
 func pick(v []int, idx []int) []int {

@@ -90,3 +90,15 @@ func mulElem(a, b mat.Matrix) *mat.Dense {
 func relClose(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
 }
+
+// must returns v or fails the test with err: must(f())(t) for an f that
+// returns a value and an error.
+func must[T any](v T, err error) func(t testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}

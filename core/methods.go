@@ -130,14 +130,21 @@ func (f *fista) initialCurvature(c *certificate) float64 {
 	for i, v := range f.g {
 		f.c[i] = f.u[i] * v
 	}
-	c.e.formM(f.m, f.c)
-	symmetrize(f.m, c.e.d)
+	return curvatureAlong(c, f.m, f.c, f.w)
+}
+
+// curvatureAlong returns ‖𝒦 v‖²_F / (λ ‖v‖²_W) (W = diag(w)), the
+// curvature of L along v when π₊ keeps all of M, a lower bound on the
+// global constant; 1 if v or 𝒦v is 0. m is d×d scratch.
+func curvatureAlong(c *certificate, m, v, w []float64) float64 {
+	c.e.formM(m, v)
+	symmetrize(m, c.e.d)
 	var num, den float64
-	for _, v := range f.m {
-		num += v * v
+	for _, x := range m {
+		num += x * x
 	}
-	for i, v := range f.c {
-		den += f.w[i] * v * v
+	for i, x := range v {
+		den += w[i] * x * x
 	}
 	if num == 0 || den == 0 || !finite(num/(c.e.lambda*den)) {
 		return 1
@@ -313,7 +320,9 @@ func (a *projGrad) init(c *certificate, q0 []float64) error {
 	a.fq = l
 	c.dualPoint(a.q, l)
 	c.primalOfQ(a.q, p)
-	a.s = 1
+	// The first trial step is 1/(curvature along −∇L), so that the step
+	// search starts near the scale of the problem, whatever λ is.
+	a.s = 1 / max(curvatureAlong(c, a.m, a.g, c.proj.ones), minCurvature)
 	return nil
 }
 

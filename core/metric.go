@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,15 +9,32 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Eigenvalues returns the eigenvalues of the symmetric matrix a, largest first.
-func Eigenvalues(a mat.Symmetric) []float64 {
+// ErrEigen is returned when an eigendecomposition of the data does not
+// converge (or its numbers are out of range).
+var ErrEigen = errors.New("an eigendecomposition did not converge: the numbers are out of range")
+
+// factorize is mat.EigenSym.Factorize with vectors (gonum v0.17.0's
+// eigenvalues-only path can panic on valid input: see evaluator.eigen),
+// reporting a panic as a failure.
+func factorize(es *mat.EigenSym, a mat.Symmetric) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return es.Factorize(a, true)
+}
+
+// Eigenvalues returns the eigenvalues of the symmetric matrix a, largest
+// first, or ErrEigen.
+func Eigenvalues(a mat.Symmetric) ([]float64, error) {
 	var es mat.EigenSym
-	if !es.Factorize(a, false) {
-		panic("core: eigendecomposition did not converge")
+	if !factorize(&es, a) {
+		return nil, ErrEigen
 	}
 	v := es.Values(nil)
 	slices.Reverse(v)
-	return v
+	return v, nil
 }
 
 // SqrtTo sets dst to the symmetric square root A^{1/2} of a PSD matrix a
@@ -25,11 +43,12 @@ func Eigenvalues(a mat.Symmetric) []float64 {
 //	A^{1/2} = Σ_k √λ_k v_k v_kᵀ = W Wᵀ,  W = V·diag(λ_+^{1/4}),
 //
 // formed by one symmetric rank-k update. It returns the eigenvalues of a,
-// largest first (as Eigenvalues does), from the same factorization.
-func SqrtTo(dst *mat.SymDense, a mat.Symmetric) []float64 {
+// largest first (as Eigenvalues does), from the same factorization, or
+// ErrEigen (dst is then unchanged).
+func SqrtTo(dst *mat.SymDense, a mat.Symmetric) ([]float64, error) {
 	var es mat.EigenSym
-	if !es.Factorize(a, true) {
-		panic("core: eigendecomposition did not converge")
+	if !factorize(&es, a) {
+		return nil, ErrEigen
 	}
 	vals := es.Values(nil)
 	var w mat.Dense
@@ -47,33 +66,42 @@ func SqrtTo(dst *mat.SymDense, a mat.Symmetric) []float64 {
 	dst.Reset()
 	dst.SymOuterK(1, &w)
 	slices.Reverse(vals)
-	return vals
+	return vals, nil
 }
 
 // mapRows returns x·A^{1/2}: Euclidean distances between its rows are the
 // distances d_A between the rows of x. A nil a means the identity.
-func mapRows(x mat.Matrix, a mat.Symmetric) *mat.Dense {
+func mapRows(x mat.Matrix, a mat.Symmetric) (*mat.Dense, error) {
 	var out mat.Dense
 	if a == nil {
 		out.CloneFrom(x)
-		return &out
+		return &out, nil
 	}
 	var s mat.SymDense
-	SqrtTo(&s, a)
+	if _, err := SqrtTo(&s, a); err != nil {
+		return nil, err
+	}
 	out.Mul(x, &s)
-	return &out
+	return &out, nil
 }
 
 // KNNClassify predicts the class of each test row by the k nearest training
 // rows under d_A (nil a: Euclidean). Votes are tied in favour of the class of
 // the nearest neighbour among the tied classes; distance ties go to the lower
 // training index.
-func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) []int {
+func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) ([]int, error) {
 	nTr, _ := xTrain.Dims()
 	if k < 1 || k > nTr {
 		panic(fmt.Sprintf("core: k = %d outside 1..%d", k, nTr))
 	}
-	tr, te := mapRows(xTrain, a), mapRows(xTest, a)
+	tr, err := mapRows(xTrain, a)
+	if err != nil {
+		return nil, err
+	}
+	te, err := mapRows(xTest, a)
+	if err != nil {
+		return nil, err
+	}
 	nTe, _ := te.Dims()
 	out := make([]int, nTe)
 	buf := make([]neighbour, nTr)
@@ -104,19 +132,22 @@ func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.De
 		}
 		out[i] = best
 	}
-	return out
+	return out, nil
 }
 
 // KNNError returns the fraction of test rows that k-NN under d_A misclassifies.
-func KNNError(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, yTest []int, k int) float64 {
-	pred := KNNClassify(a, xTrain, yTrain, xTest, k)
+func KNNError(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, yTest []int, k int) (float64, error) {
+	pred, err := KNNClassify(a, xTrain, yTrain, xTest, k)
+	if err != nil {
+		return 0, err
+	}
 	wrong := 0
 	for i, p := range pred {
 		if p != yTest[i] {
 			wrong++
 		}
 	}
-	return float64(wrong) / float64(len(yTest))
+	return float64(wrong) / float64(len(yTest)), nil
 }
 
 // Project returns 2-D coordinates (n×2) of the rows of x: the first two
@@ -124,8 +155,11 @@ func KNNError(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense
 // (nil a: Euclidean). Centre and axes come from the rows listed in fit (nil:
 // all). Each axis's sign is fixed so that its largest-magnitude loading is
 // positive, so the same input always gives the same picture.
-func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
-	y := mapRows(x, a)
+func Project(x *mat.Dense, a mat.Symmetric, fit []int) (*mat.Dense, error) {
+	y, err := mapRows(x, a)
+	if err != nil {
+		return nil, err
+	}
 	n, d := y.Dims()
 	if fit == nil {
 		fit = make([]int, n)
@@ -153,8 +187,8 @@ func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
 	var cov mat.SymDense
 	cov.SymOuterK(1, centred.T())
 	var es mat.EigenSym
-	if !es.Factorize(&cov, true) {
-		panic("core: eigendecomposition did not converge")
+	if !factorize(&es, &cov) {
+		return nil, ErrEigen
 	}
 	var vec mat.Dense
 	es.VectorsTo(&vec)
@@ -175,7 +209,7 @@ func Project(x *mat.Dense, a mat.Symmetric, fit []int) *mat.Dense {
 			out.Set(i, c, sign*s)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Suspect is one triplet with its loss under the learned metric.

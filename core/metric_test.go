@@ -17,10 +17,10 @@ func TestKNNUnderMetric(t *testing.T) {
 	xte := mat.NewDense(2, 2, []float64{0.05, 90, 5.05, -100})
 	yte := []int{0, 1}
 	a := mat.NewSymDense(2, []float64{1, 0, 0, 0})
-	if e := KNNError(a, xtr, ytr, xte, yte, 3); e != 0 {
+	if e := must(KNNError(a, xtr, ytr, xte, yte, 3))(t); e != 0 {
 		t.Fatalf("error under diag(1,0) = %v, want 0", e)
 	}
-	if e := KNNError(nil, xtr, ytr, xte, yte, 1); e != 1 {
+	if e := must(KNNError(nil, xtr, ytr, xte, yte, 1))(t); e != 1 {
 		t.Fatalf("Euclidean 1-NN error = %v, want 1 (nearest by the noisy coordinate)", e)
 	}
 }
@@ -30,7 +30,7 @@ func TestKNNUnderMetric(t *testing.T) {
 func TestProject(t *testing.T) {
 	x := mat.NewDense(4, 2, []float64{0, 0, 1, 0, 0, 2, 3, 1})
 	a := mat.NewSymDense(2, []float64{2, 0.5, 0.5, 1})
-	y := Project(x, a, nil)
+	y := must(Project(x, a, nil))(t)
 	for i := 0; i < 4; i++ {
 		for j := 0; j < 4; j++ {
 			var dv mat.VecDense
@@ -42,10 +42,10 @@ func TestProject(t *testing.T) {
 			}
 		}
 	}
-	if !mat.Equal(y, Project(x, a, nil)) {
+	if !mat.Equal(y, must(Project(x, a, nil))(t)) {
 		t.Fatal("two projections differ")
 	}
-	if !mat.EqualApprox(Project(x, nil, nil), Project(x, mat.NewSymDense(2, []float64{1, 0, 0, 1}), nil), 1e-12) {
+	if !mat.EqualApprox(must(Project(x, nil, nil))(t), must(Project(x, mat.NewSymDense(2, []float64{1, 0, 0, 1}), nil))(t), 1e-12) {
 		t.Fatal("A = I differs from Euclidean")
 	}
 }
@@ -78,7 +78,7 @@ func TestSuspectsFindSwaps(t *testing.T) {
 }
 
 func TestEigenvaluesDescending(t *testing.T) {
-	v := Eigenvalues(mat.NewSymDense(2, []float64{2, 1, 1, 2}))
+	v := must(Eigenvalues(mat.NewSymDense(2, []float64{2, 1, 1, 2})))(t)
 	if !relClose(v[0], 3, 1e-14) || !relClose(v[1], 1, 1e-14) {
 		t.Fatalf("eigenvalues %v, want [3 1]", v)
 	}
@@ -114,9 +114,9 @@ func TestSqrtTo(t *testing.T) {
 			a.SetSym(0, 0, a.At(0, 0)-1e-13) // push a zero eigenvalue just below 0
 		}
 		var s mat.SymDense
-		vals := SqrtTo(&s, &a)
+		vals := must(SqrtTo(&s, &a))(t)
 		// The eigenvalues it returns are Eigenvalues' (same order).
-		for k, v := range Eigenvalues(&a) {
+		for k, v := range must(Eigenvalues(&a))(t) {
 			if math.Abs(vals[k]-v) > 1e-10*mat.Norm(&a, math.Inf(1)) {
 				t.Fatalf("d=%d rank=%d: eigenvalue %d is %v, Eigenvalues gives %v", c.d, c.rank, k, vals[k], v)
 			}

@@ -73,9 +73,11 @@ func (p *Problem) Validate() error {
 	return nil
 }
 
-// MaxAbsX bounds the data a Problem takes: squared distances squared
-// (‖K_i‖²_F) must stay finite. Standardized data is far inside.
-const MaxAbsX = 1e50
+// MaxAbsX bounds the data a Problem takes, so that Σ q_i K_i stays far
+// inside what LAPACK's eigensolvers take without rescaling (about 1e150):
+// ‖K_i‖_F ≤ 4·d·MaxAbsX² ≤ 4e63 for d ≤ 1,000, times N ≤ 2e6 triplets.
+// Standardized data (|x| ≤ √n) is far inside.
+const MaxAbsX = 1e30
 
 // maxK returns max_i ‖K_i‖_F = max_i √(‖a‖⁴ + ‖b‖⁴ − 2 (aᵀb)²), a = x_I − x_K,
 // b = x_I − x_J: the scale of the data as the formulation sees it.
@@ -273,12 +275,73 @@ func symmetrize(m []float64, d int) {
 // eigen factorizes the symmetric d×d matrix m (upper triangle read) into
 // e.vals and, when vectors is set, e.eigA. It reports false if LAPACK did
 // not converge.
+//
+// M is first scaled by a power of two (exact) so that its largest entry is
+// in [1/2, 1): gonum v0.17.0's Dsterf, which computes eigenvalues alone,
+// rescales a block whose norm is below about 1e-122 or above 4.5e153 by a
+// call that panics ("insufficient length of a"), and Syev lets M's norm
+// through unscaled between 1e-146 and 1e146.
 func (e *evaluator) eigen(m []float64, vectors bool) bool {
-	copy(e.eigA, m)
-	job := lapack.EVNone
-	if vectors {
-		job = lapack.EVCompute
+	d := e.d
+	var big float64
+	for i := 0; i < d; i++ {
+		for _, v := range m[i*d+i : (i+1)*d] {
+			big = max(big, math.Abs(v))
+		}
 	}
+	if big == 0 {
+		// M = 0: eigenvalues 0, eigenvectors the identity.
+		clear(e.vals)
+		if vectors {
+			clear(e.eigA)
+			for i := 0; i < d; i++ {
+				e.eigA[i*d+i] = 1
+			}
+		}
+		return true
+	}
+	if !finite(big) {
+		return false
+	}
+	_, exp := math.Frexp(big) // big = f·2^exp, f in [1/2, 1)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
+		}
+	}
+	ok := false
+	if !vectors {
+		// A deflated block can still be tiny next to the rest of M: then
+		// Dsterf panics all the same, and Dsteqr (the eigenvector path,
+		// whose rescaling is right) is used instead.
+		ok = e.syev(lapack.EVNone)
+		if !ok {
+			for i := 0; i < d; i++ {
+				for j := i; j < d; j++ {
+					e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
+				}
+			}
+		}
+	}
+	if !ok && !e.syev(lapack.EVCompute) {
+		return false
+	}
+	for k, v := range e.vals {
+		e.vals[k] = math.Ldexp(v, exp)
+	}
+	return true
+}
+
+// syev runs LAPACK's symmetric eigensolver on e.eigA (upper triangle). It
+// reports false if it did not converge or panicked: gonum v0.17.0's Dsterf
+// panics on some valid inputs (see eigen), and no input of the user's may
+// crash the solver.
+func (e *evaluator) syev(job lapack.EVJob) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
 	return lapack64.Syev(job, blas64.Symmetric{N: e.d, Stride: e.d, Data: e.eigA, Uplo: blas.Upper}, e.vals, e.work, len(e.work))
 }
 

@@ -104,8 +104,20 @@ func (pr *projector) projectScaledTo(dst, c, u []float64) (mu float64) {
 		// breakpoint, so μ lies at or below it.
 		mu = at
 	}
+	var sum float64
 	for i, v := range c {
 		dst[i] = min(max(v-mu*u[i], 0), 1)
+		sum += dst[i]
+	}
+	// μ carries the rounding of the breakpoints, which grows with |c|
+	// (long steps at large λ put c near 1e6: Σ q then exceeded m by 2e-11
+	// relative). A point outside Q̂ gives no valid bound, so the excess is
+	// taken back in proportion: Σ q = m to a few ulps, the box kept.
+	if sum > pr.m {
+		f := pr.m / sum
+		for i := range dst {
+			dst[i] *= f
+		}
 	}
 	pr.ev = ev
 	return mu

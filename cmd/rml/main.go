@@ -308,7 +308,10 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		N: n, Dim: d, Triplets: len(p.Triplets), Swapped: nsw, Method: method.String(), Eta: c.eta, Lambda: c.lambda,
 		Iterations: res.Iter, Gap: res.Gap, RelGap: res.RelGap, Primal: res.Primal, Dual: res.Dual,
 		SumQOverM: res.SumQ / res.Budget, BudgetActive: res.BudgetActive, Status: res.Status.String(),
-		Seconds: res.Elapsed.Seconds(), Eigenvalues: core.Eigenvalues(res.A),
+		Seconds: res.Elapsed.Seconds(),
+	}
+	if out.Eigenvalues, err = core.Eigenvalues(res.A); err != nil {
+		return err
 	}
 	for i := 0; i < d; i++ {
 		row := make([]float64, d)

@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 1
+const Version = 2
 
 // Kind names what a message carries.
 type Kind string
@@ -106,6 +106,10 @@ type Dataset struct {
 // is sent the moment the solver stops, before the result's views are
 // computed, and carries the rest of the curve.
 type Progress struct {
+	// Phase is "neighbours" while the triplets are built (Done of Total
+	// rows searched; the solver's fields are zero), "" once it solves.
+	Phase        string
+	Done, Total  int
 	Status       string // "" while the run goes on
 	Iter         int
 	Gap          float64
@@ -217,6 +221,9 @@ func (m *Dataset) fields(c codec) {
 }
 
 func (m *Progress) fields(c codec) {
+	c.str(&m.Phase)
+	c.int(&m.Done)
+	c.int(&m.Total)
 	c.str(&m.Status)
 	c.int(&m.Iter)
 	c.f64(&m.Gap)

@@ -76,12 +76,12 @@ func TestDecodeRejects(t *testing.T) {
 	}{
 		{"empty", nil, nil, "ends early"},
 		{"old version", header(0, "stop", nil), nil, "version 0"},
-		{"unknown kind", header(1, "dance", nil), nil, `unknown kind "dance"`},
-		{"missing body", header(1, "train", nil), nil, "ends early"},
+		{"unknown kind", header(Version, "dance", nil), nil, `unknown kind "dance"`},
+		{"missing body", header(Version, "train", nil), nil, "ends early"},
 		{"cut short", h[:len(h)-3], data, "ends early"},
-		{"bytes left over", append(header(1, "stop", nil), 0), nil, "1 bytes left over"},
-		{"huge length", header(1, "ready", func(w *writer) { w.uvarint(1 << 60) }), nil, "bad length"},
-		{"bad boolean", header(1, "load", func(w *writer) {
+		{"bytes left over", append(header(Version, "stop", nil), 0), nil, "1 bytes left over"},
+		{"huge length", header(Version, "ready", func(w *writer) { w.uvarint(1 << 60) }), nil, "bad length"},
+		{"bad boolean", header(Version, "load", func(w *writer) {
 			e := ""
 			w.str(&e)
 			w.str(&e)

@@ -23,9 +23,13 @@ import (
 const (
 	DefaultEvery   = 50 * time.Millisecond // progress messages: about 20 a second
 	DefaultK       = 5                     // k-NN neighbours for the test error
-	previewRows    = 6
-	maxSuspects    = 5 // suspects listed in a result
-	maxTripletsRun = 2_000_000
+	previewRows = 6
+	maxSuspects = 5 // suspects listed in a result
+
+	// MaxFeatures is the most feature columns the page takes: one
+	// eigendecomposition at d = 200 takes about 47 ms under wasm (300: 147
+	// ms, 500: 630 ms; go test -bench in core), and Stop gets in between two.
+	MaxFeatures = 200
 )
 
 // builtin is a built-in dataset: a CSV file in assets, or a generator.
@@ -85,15 +89,22 @@ type Session struct {
 
 // euclidView computes the Euclidean projection and k-NN error once per
 // standardized dataset.
-func (s *Session) euclidView() {
+func (s *Session) euclidView() error {
 	if s.euclid != nil {
-		return
+		return nil
 	}
-	s.euclid = core.Project(s.xAll, nil, s.train).RawMatrix().Data // n×2, row-major
+	pr, err := core.Project(s.xAll, nil, s.train)
+	if err != nil {
+		return err
+	}
 	if len(s.test) > 0 {
 		k := min(DefaultK, len(s.train))
-		s.errEuclid = core.KNNError(nil, core.SelectRows(s.xAll, s.train), s.yTrain, core.SelectRows(s.xAll, s.test), s.yTest, k)
+		if s.errEuclid, err = core.KNNError(nil, core.SelectRows(s.xAll, s.train), s.yTrain, core.SelectRows(s.xAll, s.test), s.yTest, k); err != nil {
+			return err
+		}
 	}
+	s.euclid = pr.RawMatrix().Data // n×2, row-major
+	return nil
 }
 
 type problemKey struct {
@@ -144,6 +155,9 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	if ds == nil {
 		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, DropMissing: req.DropMissing})
+		if err == nil && len(ds.Features) > MaxFeatures {
+			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), MaxFeatures, core.DefaultMaxCols)
+		}
 		if err != nil {
 			e := &protocol.Error{Message: err.Error()}
 			e.Columns, e.Preview, e.Header = sniff(raw)
@@ -187,9 +201,22 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	if !ds.Header {
 		out.Columns = positional(len(ds.Features) + 1)
 	}
+	var notes []string
 	if ds.Dropped > 0 {
-		out.Notice = fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped)
+		notes = append(notes, fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped))
 	}
+	if c := core.FitStandardizer(ds.X, train).ConstantColumns(); len(c) > 0 && len(c) < len(ds.Features) {
+		var names []string
+		for _, j := range c[:min(len(c), 5)] {
+			names = append(names, strconv.Quote(ds.Features[j]))
+		}
+		if len(c) > 5 {
+			names = append(names, "…")
+		}
+		notes = append(notes, fmt.Sprintf("%d constant feature column(s) (%s) carry no information and are ignored", len(c), strings.Join(names, ", ")))
+	}
+	notes = append(notes, ds.Notes...)
+	out.Notice = strings.Join(notes, "; ")
 	return out, nil
 }
 
@@ -241,12 +268,19 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	case !(req.Flip >= 0 && req.Flip <= 1):
 		return fail("swap probability %v: expected a number in [0, 1]", req.Flip)
 	}
-	if n := len(s.train) * req.KSame * req.KDiff; n > maxTripletsRun {
-		return fail("%d triplets (%d training rows × %d × %d) is more than this page handles (%d); lower k_same or k_diff", n, len(s.train), req.KSame, req.KDiff, maxTripletsRun)
-	}
 	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
 	if s.prob == nil || s.key != key {
-		p, swapped, _, err := core.BuildProblem(s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
+		// The neighbour search is O(n²·d): it reports its progress (the
+		// page shows it) and lets Stop in between rows.
+		hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
+			post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
+		}}
+		p, swapped, _, err := core.BuildProblemContext(ctx, hooks, s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
+		if ctx.Err() != nil {
+			final := protocol.Progress{Status: "stopped"}
+			post(&final)
+			return fail("stopped while finding neighbours")
+		}
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -309,12 +343,20 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
 	// is the learned metric's, for both the picture and k-NN.
 	var root mat.SymDense
-	out.Eigen = core.SqrtTo(&root, res.A)
+	if out.Eigen, err = core.SqrtTo(&root, res.A); err != nil {
+		return fail("%v", err)
+	}
 	var mapped mat.Dense
 	mapped.Mul(s.xAll, &root)
-	s.euclidView()
+	if err := s.euclidView(); err != nil {
+		return fail("%v", err)
+	}
 	out.Euclid = s.euclid
-	out.Learned = core.Project(&mapped, nil, s.train).RawMatrix().Data
+	learned, err := core.Project(&mapped, nil, s.train)
+	if err != nil {
+		return fail("%v", err)
+	}
+	out.Learned = learned.RawMatrix().Data
 	out.Labels = make([]float64, n)
 	for i, c := range s.ds.Labels {
 		out.Labels[i] = float64(c)
@@ -334,7 +376,9 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	}
 	if len(s.test) > 0 {
 		out.ErrEuclid = s.errEuclid
-		out.ErrLearn = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K)
+		if out.ErrLearn, err = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K); err != nil {
+			return fail("%v", err)
+		}
 	}
 	return out, nil
 }

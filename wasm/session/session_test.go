@@ -93,6 +93,9 @@ func TestTrainIris(t *testing.T) {
 	var iters []float64
 	posts := 0
 	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) {
+		if p.Phase == "neighbours" {
+			return // the neighbour search, before the solver
+		}
 		posts++
 		iters = append(iters, p.Iters...)
 		if len(p.Iters) != len(p.Gaps) || p.Gap < 0 {
@@ -146,10 +149,20 @@ func TestThrottle(t *testing.T) {
 	s := newSession()
 	s.Every = time.Hour
 	load(t, s, "Wine")
-	var got []*protocol.Progress
-	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) { got = append(got, p) })
+	var got, building []*protocol.Progress
+	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) {
+		if p.Phase == "neighbours" {
+			building = append(building, p)
+		} else {
+			got = append(got, p)
+		}
+	})
 	if e != nil {
 		t.Fatal(e.Message)
+	}
+	// The neighbour search says when it is done (Wine: 151 training rows).
+	if len(building) == 0 || building[len(building)-1].Done != 151 || building[len(building)-1].Total != 151 {
+		t.Errorf("neighbour search progress: %+v", building)
 	}
 	// The first iteration is always sent; then nothing for an hour but the
 	// final progress, which carries the rest of the curve and the status.
