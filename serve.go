@@ -2,9 +2,10 @@
 // sources, then serves it on 127.0.0.1 (go run serve.go [-port 8080]).
 //
 // It serves index.html, assets/ and build/ only: no directory listings,
-// nothing else from the tree, wasm as application/wasm, the pre-compressed
-// .gz copies when the browser accepts gzip, and a content security policy
-// that allows nothing from another origin.
+// nothing else from the tree (symbolic links are not followed), wasm as
+// application/wasm, the pre-compressed .gz copies when the browser accepts
+// gzip, and, on every reply, a content security policy that allows nothing
+// from another origin.
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -101,11 +103,18 @@ func stale(root string) string {
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
 	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors *"
 
-// handler serves the app's files from root.
+// handler serves the app's files from root. Every reply, refusals
+// included, carries the security headers. A file is served only if it is a
+// regular file inside root with no symbolic link on the way (a link under
+// assets/ could point anywhere).
 func handler(root string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
+			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
@@ -115,14 +124,15 @@ func handler(root string) http.Handler {
 			return
 		}
 		file := filepath.Join(root, filepath.FromSlash(name))
-		st, err := os.Stat(file)
-		if err != nil || !st.Mode().IsRegular() {
+		if !regularNoLinks(root, name) {
 			http.NotFound(w, r)
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
+		st, err := os.Stat(file)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Type", contentType(name))
 		if strings.HasPrefix(name, "build/") {
@@ -192,12 +202,54 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.TrimSpace(strings.ReplaceAll(q, " ", "")) != "q=0" {
-			return true
+// regularNoLinks reports whether root/name (name slash-separated, already
+// cleaned by allowed) is a regular file reached without following a
+// symbolic link at any step.
+func regularNoLinks(root, name string) bool {
+	p := root
+	parts := strings.Split(name, "/")
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink != 0 {
+			return false
+		}
+		if i == len(parts)-1 {
+			return st.Mode().IsRegular()
+		}
+		if !st.IsDir() {
+			return false
 		}
 	}
 	return false
+}
+
+// acceptsGzip reads Accept-Encoding (RFC 9110, 12.5.3): gzip is accepted
+// when listed (as gzip or x-gzip), or covered by "*", with a weight above
+// zero; "gzip;q=0", "gzip;q=0.0" and a malformed weight refuse it.
+func acceptsGzip(r *http.Request) bool {
+	weights := map[string]float64{}
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		enc = strings.ToLower(strings.TrimSpace(enc))
+		if enc == "x-gzip" {
+			enc = "gzip"
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+			if strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || !(f >= 0 && f <= 1) {
+					f = 0
+				}
+				q = f
+			}
+		}
+		weights[enc] = q
+	}
+	if q, ok := weights["gzip"]; ok {
+		return q > 0
+	}
+	return weights["*"] > 0
 }

@@ -48,7 +48,9 @@ func TestAllowed(t *testing.T) {
 }
 
 func TestAcceptsGzip(t *testing.T) {
-	for h, want := range map[string]bool{"": false, "gzip": true, "br, gzip;q=0.8": true, "gzip;q=0": false, "identity": false, "GZIP": true, "deflate, gzip ; q=0": false} {
+	for h, want := range map[string]bool{"": false, "gzip": true, "br, gzip;q=0.8": true, "gzip;q=0": false, "identity": false, "GZIP": true, "deflate, gzip ; q=0": false,
+		"gzip;q=0.0": false, "gzip;q=0.000": false, "gzip; q=0.001": true, "gzip;q=abc": false, "gzip;q=2": false, "x-gzip": true,
+		"*": true, "*;q=0": false, "gzip;q=0, *": false, "br, *;q=0.5": true} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.Header.Set("Accept-Encoding", h)
 		if acceptsGzip(r) != want {
@@ -116,6 +118,35 @@ func TestHandler(t *testing.T) {
 	h.ServeHTTP(w, r)
 	if w.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %d", w.Code)
+	}
+	// Refusals carry the security headers too.
+	for _, res := range []*http.Response{w.Result(), get("/nothing", ""), get("/serve.go", "")} {
+		if res.Header.Get("Content-Security-Policy") == "" || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%d without security headers: %v", res.StatusCode, res.Header)
+		}
+	}
+	// Symbolic links under assets/ are not followed, to a file or to a
+	// directory, inside the tree or out of it.
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.css"), []byte("secret"), 0o644)
+	links := map[string]string{
+		"assets/link.css":   filepath.Join(root, "serve.go"),
+		"assets/out.css":    filepath.Join(outside, "secret.css"),
+		"assets/outdir":     outside,
+		"assets/style2.css": filepath.Join(root, "assets", "style.css"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(name))); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	for _, p := range []string{"/assets/link.css", "/assets/out.css", "/assets/outdir/secret.css", "/assets/style2.css"} {
+		if res := get(p, ""); res.StatusCode != 404 {
+			t.Errorf("%s (a link): %d, want 404", p, res.StatusCode)
+		}
+	}
+	if res := get("/assets/style.css", ""); res.StatusCode != 200 {
+		t.Errorf("the real file: %d", res.StatusCode)
 	}
 }
 

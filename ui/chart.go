@@ -110,8 +110,12 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 					vecty.Text("t = "+strconv.Itoa(int(iters[c.hover]))+", Δ = "+draw.Num(gaps[c.hover]))))
 		}
 	} else {
-		children = append(children, svg("text", vecty.Markup(vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
-			vecty.Text("Train to see the duality gap Δ_t fall.")))
+		msg := "Train to see the duality gap Δ_t fall."
+		if last.Phase == "neighbours" && s.Status == store.Running {
+			msg = "Finding each point's nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
+		}
+		children = append(children, svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
+			vecty.Text(msg)))
 	}
 	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", chartH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t")))
 	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("transform", "translate(12 "+f1(box.Y+box.H/2)+") rotate(-90)"),

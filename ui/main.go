@@ -20,6 +20,16 @@ import (
 // the page gives up and says so.
 const maxRestarts = 3
 
+// The watchdog: a run must end within stopGrace of Stop (it takes tens of
+// milliseconds: the solver lets messages in every 5 ms, and one step is at
+// most ~50 ms at the page's largest d), and a running worker must say
+// something within silentGrace (it reports about 20 times a second). A
+// worker that does not is terminated and started again.
+const (
+	stopGrace   = 3000  // ms
+	silentGrace = 20000 // ms
+)
+
 // glue owns the store, the worker and the root component; Dispatch is the
 // one door through which anything changes the state.
 type glue struct {
@@ -31,6 +41,12 @@ type glue struct {
 
 	readyMarked bool
 	shown       store.Params // the settings the address holds
+
+	// The watchdog's view (performance.now() times, in ms).
+	stopID    int     // the run a Stop was sent for, until it ends
+	stopAt    float64 // when that Stop was sent
+	heardAt   float64 // when the worker last posted anything
+	watchdogT js.Func
 }
 
 func main() {
@@ -43,6 +59,8 @@ func main() {
 	g.root = &App{glue: g}
 	g.root.chart = &Chart{State: g.state}
 	g.startWorker()
+	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
+	js.Global().Call("setInterval", g.watchdogT, 250)
 	vecty.SetTitle("Robust metric learning")
 	vecty.RenderBody(g.root)
 	js.Global().Get("document").Get("documentElement").Set("className", "app-ready")
@@ -53,6 +71,10 @@ func main() {
 // step with the settings and redraws.
 func (g *glue) Dispatch(a store.Action) {
 	for _, m := range store.Reduce(g.state, a) {
+		if m.Kind == protocol.KindStop && g.stopID == 0 {
+			g.stopID, g.stopAt = m.ID, now()
+		}
+		g.heardAt = now() // silence is counted from the latest request
 		if err := jsmsg.Post(g.worker, m); err != nil {
 			store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
 		}
@@ -87,11 +109,13 @@ func (g *glue) startWorker() {
 			g.died(f.String())
 			return nil
 		}
+		g.heardAt = now()
 		m, err := jsmsg.Receive(data)
 		if err != nil {
 			g.Dispatch(store.Invalid{Message: "The solver sent a message the page cannot read: " + err.Error()})
 			return nil
 		}
+		g.heard(m)
 		if m.Kind == protocol.KindReady {
 			g.failures = 0
 			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins})
@@ -114,8 +138,39 @@ func (g *glue) startWorker() {
 	g.worker.Set("onerror", onError)
 }
 
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// heard notes what a message from the worker proves: the run a Stop was
+// sent for has ended when its last message (a final progress, its result,
+// its error) arrives, or when the worker answers any later request (it
+// handles them in order).
+func (g *glue) heard(m protocol.Message) {
+	if g.stopID == 0 {
+		return
+	}
+	final := m.Kind == protocol.KindResult || m.Kind == protocol.KindError ||
+		(m.Kind == protocol.KindProgress && m.Progress.Status != "")
+	if m.ID != g.stopID || final {
+		g.stopID = 0
+	}
+}
+
+// watchdog restarts a worker that did not honour Stop within stopGrace, or
+// that has said nothing for silentGrace while a run is on.
+func (g *glue) watchdog() {
+	t := now()
+	switch {
+	case g.stopID != 0 && t-g.stopAt > stopGrace:
+		g.stopID = 0
+		g.died("it did not stop within " + itoa(stopGrace/1000) + " s of Stop")
+	case g.state.Status == store.Running && g.state.Ready && g.heardAt > 0 && t-g.heardAt > silentGrace:
+		g.died("it said nothing for " + itoa(silentGrace/1000) + " s while running")
+	}
+}
+
 // died restarts the worker, unless it keeps dying at once.
 func (g *glue) died(reason string) {
+	g.stopID, g.heardAt = 0, now()
 	g.worker.Call("terminate")
 	g.failures++
 	if g.failures > maxRestarts {

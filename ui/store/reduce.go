@@ -216,7 +216,13 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.finish(r.Status)
 		case protocol.KindError:
 			s.awaiting = false
-			s.setError(m.Error.Message)
+			if s.Status == Stopped {
+				// Stopped before the solver began (while finding neighbours):
+				// the reason is a notice, not an error.
+				s.Message, s.Notice = m.Error.Message, true
+			} else {
+				s.setError(m.Error.Message)
+			}
 		}
 	case m.ID == 0 && m.Kind == protocol.KindError:
 		s.setError(m.Error.Message)
