@@ -2,9 +2,9 @@
 # Runs every test of the project: formatting, vet (native and js/wasm), the
 # Go tests (the browser tests in e2e/ included: they build the app, serve it
 # on loopback and drive Chromium), short fuzz runs of the CSV reader, the
-# worker protocol and the link codec, and the pure-Go packages built for
-# js/wasm and run under Node. Installs Chromium (and Node) when missing and
-# run as root. Usage: bash .ci/test.sh
+# solver on extreme inputs, the worker protocol and the link codec, and the
+# pure-Go packages built for js/wasm and run under Node. Installs Chromium
+# (and Node) when missing and run as root. Usage: bash .ci/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,30 +24,60 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-echo "== gofmt"
-bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
-if [ -n "$bad" ]; then echo "gofmt would change: $bad"; exit 1; fi
+# Every stage runs even when an earlier one failed, so one run shows every
+# problem; the script exits non-zero if any stage failed.
+passed=0
+failed=()
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "-- FAILED: $name"
+    failed+=("$name")
+  fi
+}
 
-echo "== go vet (native, then js/wasm)"
-go vet ./...
-GOOS=js GOARCH=wasm go vet ./ui/... ./wasm/...
+gofmt_check() {
+  local bad
+  bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+  if [ -n "$bad" ]; then echo "gofmt would change: $bad"; return 1; fi
+}
+vet() { go vet ./... && GOOS=js GOARCH=wasm go vet ./ui/... ./wasm/...; }
+unit() { go test -count=1 $(go list ./... | grep -v '/e2e$'); }
+# Alone, so that no other test competes for the two cores.
+browser() {
+  local rc=0
+  go test -count=1 ./e2e || rc=$?
+  if [ -f e2e/out/figures.txt ]; then cat e2e/out/figures.txt; fi
+  return $rc
+}
+fuzz() {
+  go test -run '^$' -fuzz '^FuzzReadCSV$' -fuzztime 10s ./core &&
+    go test -run '^$' -fuzz '^FuzzSolve$' -fuzztime 15s ./core &&
+    go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./wasm/protocol &&
+    go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 5s ./ui/store
+}
+node() {
+  local exec_js
+  exec_js="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
+  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/session ./ui/store ./ui/draw &&
+    GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
+      -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData' ./core
+}
 
-echo "== go test"
-go test -count=1 $(go list ./... | grep -v '/e2e$')
+stage "gofmt" gofmt_check
+stage "go vet (native, then js/wasm)" vet
+stage "go test" unit
+stage "go test ./e2e (the app in Chromium)" browser
+stage "fuzz: CSV reader, solver inputs, worker protocol, link codec" fuzz
+stage "under GOOS=js GOARCH=wasm (Node)" node
 
-# Alone, so that no other test competes for the two cores while the browser
-# tests check that the page's main thread never blocks for 50 ms.
-echo "== go test ./e2e (the app in Chromium)"
-go test -count=1 ./e2e
-if [ -f e2e/out/figures.txt ]; then cat e2e/out/figures.txt; fi
-
-echo "== fuzz: CSV reader, worker protocol, link codec"
-go test -run '^$' -fuzz '^FuzzReadCSV$' -fuzztime 10s ./core
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./wasm/protocol
-go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 5s ./ui/store
-
-echo "== under GOOS=js GOARCH=wasm (Node)"
-exec_js="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/session ./ui/store ./ui/draw
-GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
-  -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops' ./core
+echo
+echo "stages: ${passed} passed, ${#failed[@]} failed"
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'failed: %s\n' "${failed[@]}"
+  exit 1
+fi

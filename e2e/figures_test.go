@@ -25,11 +25,16 @@ func (p *page) clickUntil(testid, want string, timeout time.Duration) float64 {
 }
 
 // TestFigures measures what the README quotes for the page (timings are
-// reported, not asserted: see DEVELOPERS.md), and writes them to
-// e2e/out/figures.txt:
+// reported, not asserted: a loaded machine would fail them, and TestStop
+// asserts the mechanism), and writes them to e2e/out/figures.txt:
 //   - ready: navigation to the built-in dataset loaded and Train enabled;
 //   - Iris: Train to converged at the default tolerance (1e-6);
-//   - Sonar: Train to a relative gap of 1e-3.
+//   - Sonar: Train to a relative gap of 1e-3;
+//   - Stop: Sonar to 1e-9, the click to "stopped", frames drawn and
+//     main-thread tasks over 50 ms while it trains.
+//
+// Run it alone on an idle machine for figures worth quoting:
+// go test ./e2e -run TestFigures -v.
 func TestFigures(t *testing.T) {
 	// A cold start: no cached responses, no cached compiled wasm.
 	p := open(t, "", network.ClearBrowserCache())
@@ -51,6 +56,24 @@ func TestFigures(t *testing.T) {
 		t.Errorf("Sonar converged at relative gap %v", rel)
 	}
 
+	// Stop on a long run (Sonar to 1e-9), with the main thread watched:
+	// frames drawn while training, main-thread tasks over 50 ms after Train,
+	// and the milliseconds from the Stop click to "stopped".
+	p.eval(`(() => { window.__long = []; window.__from = Infinity;
+		new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.startTime >= window.__from) window.__long.push(e.duration) })
+		.observe({type: 'longtask'}); return true })()`, new(bool))
+	p.set("tol", "1e-9")
+	p.eval(`window.__from = performance.now(); true`, new(bool))
+	p.click("train")
+	p.waitStatus("running", 10*time.Second)
+	var frames int
+	p.eval(`new Promise((ok) => { let n = 0; const t0 = performance.now();
+		const f = () => { n++; if (performance.now() - t0 < 1500) requestAnimationFrame(f); else ok(n) }; requestAnimationFrame(f) })`, &frames)
+	stop := p.clickUntil("stop", "stopped", 10*time.Second)
+	p.waitResult("stopped", 10*time.Second)
+	var long []float64
+	p.eval(`window.__long`, &long)
+
 	var sizes []string
 	for _, f := range []string{"app.wasm.gz", "worker.wasm.gz"} {
 		st, err := os.Stat(filepath.Join("..", "build", f))
@@ -63,6 +86,7 @@ func TestFigures(t *testing.T) {
 		fmt.Sprintf("page ready (dataset loaded, Train enabled): %.0f ms after navigation", ready),
 		fmt.Sprintf("Iris, fast method, to relative gap 1e-6: %.0f ms from Train to converged (%s iterations)", iris, irisIters),
 		fmt.Sprintf("Sonar, fast method, to relative gap 1e-3: %.0f ms from Train to converged (%s iterations)", sonar, sonarIters),
+		fmt.Sprintf("Sonar to 1e-9, Stop after 1.5 s: %.0f ms from the click to stopped (target ≤ 100 ms); %d animation frames in those 1.5 s; main-thread tasks over 50 ms after Train: %d %v (target none)", stop, frames, len(long), long),
 		"wasm, gzip: " + strings.Join(sizes, ", "),
 	}
 	for _, l := range lines {

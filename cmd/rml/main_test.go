@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,90 @@ func TestEval(t *testing.T) {
 	code, out, errs := runCLI("eval", "--data", iris, "--reps", "2", "--lambda", "1")
 	if code != 0 || !strings.Contains(out, "EUCL  test error") || !strings.Contains(out, "RML   test error") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Exit statuses (issue 7): a failed, interrupted or unfinished run is never
+// reported with status 0, and its A is not printed as a result.
+func TestExitStatus(t *testing.T) {
+	same := writeFile(t, "same.csv", "a,b,label\n1,1,x\n1,1,y\n1,1,x\n1,1,y\n1,1,x\n1,1,y\n1,1,x\n1,1,y\n")
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stdout string // a part of stdout ("" = must be empty)
+		stderr string // a part of stderr
+	}{
+		{[]string{"train", "--data", iris}, 0, "converged", ""},
+		{[]string{"train", "--data", iris, "--max-iter", "3"}, 3, "iteration limit", "not converged"},
+		{[]string{"train", "--data", iris, "--max-iter", "3", "--json"}, 3, `"status":"iteration limit"`, "not converged"},
+		{[]string{"train", "--data", same, "--k-same", "1", "--k-diff", "1"}, 1, "", "constant"},
+		{[]string{"train", "--data", iris, "--lambda", "1e-150"}, 1, "", "works"},
+		{[]string{"train", "--data", iris, "--lambda", "1e300"}, 1, "", "works"},
+		{[]string{"train", "--data", iris, "--k-same", "0"}, 2, "", "--k-same 0"},
+		{[]string{"train", "--data", iris, "--tol", "0"}, 2, "", "--tol 0"},
+		{[]string{"train", "--data", iris, "--no-such-flag"}, 2, "", "no-such-flag"},
+		{[]string{"fit"}, 2, "", `unknown command "fit"`},
+	} {
+		code, out, errs := runCLI(c.args...)
+		if code != c.code || (c.stdout == "") != (out == "") || !strings.Contains(out, c.stdout) || !strings.Contains(errs, c.stderr) {
+			t.Errorf("%v: exit %d (want %d)\nstdout %q\nstderr %q", c.args, code, c.code, out, errs)
+		}
+	}
+	// Interrupted (Ctrl-C cancels the context): 130, no result.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	if code := run(ctx, []string{"train", "--data", iris}, &o, &e); code != 130 || o.Len() != 0 || !strings.Contains(e.String(), "interrupted") {
+		t.Errorf("interrupted: exit %d, stdout %q, stderr %q", code, o.String(), e.String())
+	}
+}
+
+// A model that collapsed to A = 0 says so, in text and in JSON; its numbers
+// are finite (JSON cannot carry NaN or ±Inf).
+func TestCollapseIsSaid(t *testing.T) {
+	// Two classes at random over two features: the worst case over 80% of
+	// the triplets has no metric better than none (measured: Σq = m, A = 0).
+	var b strings.Builder
+	b.WriteString("a,b,label\n")
+	for i := 0; i < 40; i++ {
+		b.WriteString(strconv.Itoa((i*37)%17) + "," + strconv.Itoa((i*53)%23) + "," + []string{"x", "y"}[(i*7)%3%2] + "\n")
+	}
+	f := writeFile(t, "noise.csv", b.String())
+	code, out, errs := runCLI("train", "--data", f, "--k-same", "1", "--k-diff", "1", "--eta", "0.5")
+	if code != 0 || !strings.Contains(out, "COLLAPSED") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI("train", "--data", f, "--k-same", "1", "--k-diff", "1", "--eta", "0.5", "--json")
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r["collapsed"] != true {
+		t.Errorf("JSON: exit %d, %v, collapsed %v", code, err, r["collapsed"])
+	}
+	// Iris is not collapsed.
+	_, out, _ = runCLI("train", "--data", iris, "--json")
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r["collapsed"] != false {
+		t.Errorf("Iris: %v, collapsed %v", err, r["collapsed"])
+	}
+}
+
+// Files whose form was guessed: the guess is said, or the file refused
+// with the reason.
+func TestFileNotes(t *testing.T) {
+	cr := writeFile(t, "cr.csv", "a,b,label\r1,2,x\r3,4,y\r5,1,x\r2,6,y\r4,4,x\r6,2,y\r")
+	code, out, errs := runCLI("train", "--data", cr, "--k-same", "1", "--k-diff", "1")
+	if code != 0 || !strings.Contains(out, "6 rows") || !strings.Contains(errs, "old Mac") {
+		t.Errorf("CR file: exit %d\n%s\n%s", code, out, errs)
+	}
+	trip := writeFile(t, "t.csv", "0,1,1e2\n0,1,2\n")
+	if code, _, errs := runCLI("train", "--data", iris, "--triplets", trip); code != 1 || !strings.Contains(errs, `line 1, column 3 ("dissimilar"): "1e2" is not a row index`) {
+		t.Errorf("triplet file: exit %d, %q", code, errs)
 	}
 }
