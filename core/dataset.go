@@ -394,9 +394,10 @@ func clip(s string, n int) string {
 // statistics of the rows it was fitted on.
 type Standardizer struct {
 	Mean, Std []float64 // of each column; Std is 1 for a constant column
-	// Scale is each column's largest magnitude on the fitted rows (1 for a
-	// column of zeros): Transform divides by it first, so that no
-	// intermediate result overflows or underflows, whatever the units.
+	// Scale is the power of two at or just below each column's largest magnitude
+	// on the fitted rows (1 for a column of zeros): Transform divides by it
+	// first, exactly, so that no intermediate result overflows or
+	// underflows, whatever the units.
 	Scale []float64
 
 	constant []bool
@@ -409,7 +410,8 @@ const constantRel = 1e-12
 
 // FitStandardizer computes the mean and (population) standard deviation of
 // the given rows of x; nil rows means all rows. A constant column, one whose
-// standard deviation is at most 1e-12 times its largest magnitude, gets
+// standard deviation is at most about 1e-12 times its largest magnitude
+// (1e-12 times Scale, within a factor 2 of it), gets
 // Std = 1 and maps to zeros (in every row). The decision and the standardized values do
 // not depend on the column's units: the statistics are computed on the
 // column divided by its largest magnitude, so any finite column, × 1e-300 or
@@ -434,7 +436,13 @@ func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 		if c == 0 || math.IsInf(c, 0) || math.IsNaN(c) {
 			c = 1
 		}
-		// μ' and σ' of the column divided by c, all in [−1, 1].
+		// A power of two: dividing by it is exact, so for data that would
+		// not overflow the statistics are bit for bit those of the column
+		// itself (and iteration counts, which follow rounding, unchanged).
+		// (2^(e−1) ≤ c < 2^e: 2^e itself overflows for c near 1.8e308.)
+		_, e := math.Frexp(c)
+		c = math.Ldexp(1, e-1)
+		// μ' and σ' of the column divided by c, all in (−2, 2].
 		var m float64
 		for _, i := range rows {
 			m += x.At(i, j) / c

@@ -320,9 +320,7 @@ func (a *projGrad) init(c *certificate, q0 []float64) error {
 	a.fq = l
 	c.dualPoint(a.q, l)
 	c.primalOfQ(a.q, p)
-	// The first trial step is 1/(curvature along −∇L), so that the step
-	// search starts near the scale of the problem, whatever λ is.
-	a.s = 1 / max(curvatureAlong(c, a.m, a.g, c.proj.ones), minCurvature)
+	a.s = 1
 	return nil
 }
 

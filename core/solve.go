@@ -248,7 +248,7 @@ func (e *SolveError) Unwrap() error { return e.Err }
 
 var (
 	errEigen     = errors.New("an eigendecomposition did not converge")
-	errBacktrack = errors.New("the step search found no acceptable step in 200 tries")
+	errBacktrack = errors.New("the step search found no acceptable step in 1,100 tries")
 )
 
 // errNonFinite says which computed value was NaN or ±Inf.
@@ -269,8 +269,10 @@ type stepper interface {
 	iterate(c *certificate) error
 }
 
-// maxTries bounds every step search: a factor of 2 per try, 2^200 in all.
-const maxTries = 200
+// maxTries bounds every step search: a factor of 2 per try, and 2^1100
+// spans double precision's whole range (2^-1074 to 2^1024), so a search
+// that starts at a step of 1 reaches any step λ calls for.
+const maxTries = 1100
 
 // minCurvature is the least curvature a method assumes, in units where q ∈
 // [0,1]^N and ∇L is O(1): a step longer than 1e6 per unit of gradient only
@@ -292,16 +294,20 @@ type certificate struct {
 	primalQ      []float64 // A = A(primalQ) is the best primal point, unless primalA is set
 	primalA      []float64 // an explicit best primal matrix (Algorithm 1's average)
 	primalIsA    bool
+	placeholder  bool // the primal point is still the starting A = 0
 }
 
 // newCertificate starts from the pair that needs no computation: q = 0,
 // with L(0) = 0, and A = A(0) = 0, with P(0) = the top-m sum of N losses of
-// 1 = m (m ≤ N). Every value it reports is finite from the start.
+// 1 = m (m ≤ N), so that every value it reports is finite from the start.
+// A = 0 is only a placeholder: the method's first primal point replaces it
+// whatever its value (where P is flat near 0, A = 0 could otherwise be
+// "within tolerance" and hide the metric the method finds).
 func newCertificate(p *Problem, tk *ticker) *certificate {
 	e := newEvaluator(p)
 	c := &certificate{
 		e: e, proj: newProjector(e.N, e.m),
-		bestL: 0, bestP: e.m,
+		bestL: 0, bestP: e.m, placeholder: true,
 		bestQ: make([]float64, e.N), primalQ: make([]float64, e.N),
 		primalA: make([]float64, e.d*e.d),
 	}
@@ -322,8 +328,8 @@ func (c *certificate) dualPoint(q []float64, l float64) {
 
 // primalOfQ offers A(q), whose value is P.
 func (c *certificate) primalOfQ(q []float64, p float64) {
-	if p < c.bestP {
-		c.bestP = p
+	if p < c.bestP || c.placeholder {
+		c.bestP, c.placeholder = p, false
 		copy(c.primalQ, q)
 		c.primalIsA = false
 	}
@@ -331,8 +337,8 @@ func (c *certificate) primalOfQ(q []float64, p float64) {
 
 // primalMatrix offers an explicit PSD matrix a with value P.
 func (c *certificate) primalMatrix(a []float64, p float64) {
-	if p < c.bestP {
-		c.bestP = p
+	if p < c.bestP || c.placeholder {
+		c.bestP, c.placeholder = p, false
 		copy(c.primalA, a)
 		c.primalIsA = true
 	}

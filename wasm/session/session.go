@@ -21,10 +21,10 @@ import (
 
 // Defaults of a session.
 const (
-	DefaultEvery   = 50 * time.Millisecond // progress messages: about 20 a second
-	DefaultK       = 5                     // k-NN neighbours for the test error
-	previewRows = 6
-	maxSuspects = 5 // suspects listed in a result
+	DefaultEvery = 50 * time.Millisecond // progress messages: about 20 a second
+	DefaultK     = 5                     // k-NN neighbours for the test error
+	previewRows  = 6
+	maxSuspects  = 5 // suspects listed in a result
 
 	// MaxFeatures is the most feature columns the page takes: one
 	// eigendecomposition at d = 200 takes about 47 ms under wasm (300: 147
