@@ -100,6 +100,38 @@ func (p *page) upload(file string) {
 	p.run(chromedp.SetUploadFiles(`[data-testid="csv-input"]`, []string{file}, chromedp.ByQuery))
 }
 
+// uploadLoaded uploads a file made of text and waits until it is the
+// dataset and Train is enabled (reading a file is asynchronous).
+func (p *page) uploadLoaded(name, text string) {
+	p.t.Helper()
+	p.upload(writeCSV(p.t, name, text))
+	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes(`+strconv.Quote(name)+`)`, 30*time.Second)
+	p.waitTrainEnabled()
+}
+
+// trainsOnNewWorker checks that a second worker was started (window.Worker
+// wrapped to count them) and that a run on it converges.
+func (p *page) trainsOnNewWorker() {
+	p.t.Helper()
+	var n int
+	p.eval(`window.__workers.length`, &n)
+	if n != 2 {
+		p.t.Errorf("%d workers created, want 2", n)
+	}
+	p.set("tol", "1e-3")
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+}
+
+// beforeLoad runs a script in every document of the tab before the page's
+// own (to wrap window.Worker, say).
+func beforeLoad(script string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(script).Do(ctx)
+		return err
+	})
+}
+
 // Upload a CSV whose label is the first column, choose it, train.
 func TestUpload(t *testing.T) {
 	p := open(t, "")
@@ -255,16 +287,13 @@ func TestStop(t *testing.T) {
 // their way) is terminated by the watchdog after 3 s and started again; the
 // page says so, loads the dataset again and trains.
 func TestWatchdog(t *testing.T) {
-	wrap := chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := cdppage.AddScriptToEvaluateOnNewDocument(`(() => {
+	wrap := beforeLoad(`(() => {
 			const Real = window.Worker; window.__workers = [];
 			window.Worker = function (url, opts) { const w = new Real(url, opts); window.__workers.push(w);
 				const post = w.postMessage.bind(w);
 				w.postMessage = (m, tr) => { if (window.__dropStops && m && m.h && new TextDecoder().decode(m.h).includes('stop')) return; post(m, tr); };
 				return w; };
-		})()`).Do(ctx)
-		return err
-	})
+		})()`)
 	p := open(t, "", wrap)
 	p.set("dataset-select", "Sonar")
 	p.waitTrainEnabled()
@@ -279,14 +308,7 @@ func TestWatchdog(t *testing.T) {
 	}
 	p.eval(`window.__dropStops = false`, new(bool))
 	p.waitTrainEnabled()
-	var n int
-	p.eval(`window.__workers.length`, &n)
-	if n != 2 {
-		t.Errorf("%d workers created, want 2", n)
-	}
-	p.set("tol", "1e-3")
-	p.click("train")
-	p.waitResult("converged", 60*time.Second)
+	p.trainsOnNewWorker()
 }
 
 // Hostile files (issue 7): identical rows are refused at Train with the
@@ -300,9 +322,7 @@ func TestHostileUploads(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		same.WriteString("1,1," + []string{"x", "y"}[i%2] + "\n")
 	}
-	p.upload(writeCSV(t, "same.csv", same.String()))
-	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes('same.csv')`, 10*time.Second)
-	p.waitTrainEnabled()
+	p.uploadLoaded("same.csv", same.String())
 	p.click("train")
 	p.waitStatus("error", 10*time.Second)
 	if m := p.text("message"); !strings.Contains(m, "constant") {
@@ -314,9 +334,7 @@ func TestHostileUploads(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		cc.WriteString(strconv.Itoa(i%7) + "," + strconv.Itoa(i%5*(1+i%2)) + ",3," + []string{"x", "y"}[i%2] + "\n")
 	}
-	p.upload(writeCSV(t, "constant-column.csv", cc.String()))
-	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes('constant-column.csv')`, 10*time.Second)
-	p.waitTrainEnabled()
+	p.uploadLoaded("constant-column.csv", cc.String())
 	if m := p.text("message"); !strings.Contains(m, `"c"`) || !strings.Contains(m, "constant") {
 		t.Errorf("constant column: notice %q", m)
 	}
@@ -336,9 +354,7 @@ func TestHostileUploads(t *testing.T) {
 		}
 		big.WriteString([]string{"x", "y", "z"}[i%3] + "\n")
 	}
-	p.upload(writeCSV(t, "big.csv", big.String()))
-	p.poll(`document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes('big.csv')`, 30*time.Second)
-	p.waitTrainEnabled()
+	p.uploadLoaded("big.csv", big.String())
 	p.click("train")
 	p.poll(`(document.querySelector('[data-testid="chart-empty"]') || {textContent: ''}).textContent.includes('nearest neighbours')`, 30*time.Second)
 	p.click("stop")
@@ -353,15 +369,12 @@ func TestHostileUploads(t *testing.T) {
 // again and trains. The death is simulated where the page learns of it:
 // the message worker.js posts when the Go program exits.
 func TestWorkerRestart(t *testing.T) {
-	wrap := chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := cdppage.AddScriptToEvaluateOnNewDocument(`(() => {
+	wrap := beforeLoad(`(() => {
 			const Real = window.Worker; window.__workers = [];
 			window.Worker = function (url, opts) { const w = new Real(url, opts); window.__workers.push(w); return w; };
 			window.__killWorker = () => { const w = window.__workers[window.__workers.length - 1];
 				w.onmessage({data: {fatal: 'the solver program exited'}}); return true; };
-		})()`).Do(ctx)
-		return err
-	})
+		})()`)
 	p := open(t, "", wrap)
 	p.set("dataset-select", "Sonar")
 	p.waitTrainEnabled()
@@ -378,14 +391,7 @@ func TestWorkerRestart(t *testing.T) {
 	if m := p.text("message"); !strings.Contains(m, "restarted") {
 		t.Errorf("after the reload the message is %q", m)
 	}
-	var n int
-	p.eval(`window.__workers.length`, &n)
-	if n != 2 {
-		t.Errorf("%d workers created, want 2", n)
-	}
-	p.set("tol", "1e-3")
-	p.click("train")
-	p.waitResult("converged", 60*time.Second)
+	p.trainsOnNewWorker()
 	var points string
 	p.eval(`document.querySelector('[data-testid="projection-learned"]').dataset.points`, &points)
 	if points != "208" {
