@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -50,28 +49,15 @@ func TestNoAllocationsPerIteration(t *testing.T) {
 	}
 }
 
-// benchData lists the built-in datasets and, when ../shared/datasets is
-// there, heart.csv (which is never copied into the project).
+// benchData lists the built-in datasets (assets/datasets).
 func benchData(b *testing.B) map[string]*Problem {
 	out := map[string]*Problem{}
-	for _, name := range []string{"iris", "wine", "sonar", "ionosphere"} {
+	for _, name := range []string{"iris", "wine", "sonar", "ionosphere", "heart"} {
 		out[name] = labelProblem(b, name+".csv", 0.8, 1)
-	}
-	if f, err := os.Open("../../shared/datasets/heart.csv"); err == nil {
-		ds, err := ReadCSV(f, CSVOptions{})
-		f.Close()
-		if err == nil {
-			x := FitStandardizer(ds.X, nil).Transform(ds.X)
-			if ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3); err == nil {
-				out["heart"] = &Problem{X: x, Triplets: ts, Eta: 0.8, Lambda: 1}
-			}
-		}
 	}
 	return out
 }
 
-// synthetic draws n points in d dimensions from two classes that differ in
-// two informative coordinates, with the rest noise (seeded).
 func synthetic(b *testing.B, n, d int) *Problem {
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(d)))
 	x := mat.NewDense(n, d, nil)

@@ -44,6 +44,7 @@ var builtins = []builtin{
 	{name: "Wine", file: "wine.csv"},
 	{name: "Sonar", file: "sonar.csv"},
 	{name: "Ionosphere", file: "ionosphere.csv"},
+	{name: "Heart", file: "heart.csv"},
 	{name: SyntheticName, make: func() *core.Dataset { return Synthetic(1) }},
 }
 

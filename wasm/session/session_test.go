@@ -29,7 +29,7 @@ func load(t *testing.T, s *Session, name string) *protocol.Dataset {
 func TestLoadBuiltins(t *testing.T) {
 	// Sizes from the UCI files in assets/datasets (rows, features, classes)
 	// and from Synthetic's constants (3 × 80 rows, 2 + 18 features).
-	want := map[string][3]int{"Iris": {150, 4, 3}, "Wine": {178, 13, 3}, "Sonar": {208, 60, 2}, "Ionosphere": {351, 34, 2}, SyntheticName: {240, 20, 3}}
+	want := map[string][3]int{"Iris": {150, 4, 3}, "Wine": {178, 13, 3}, "Sonar": {208, 60, 2}, "Ionosphere": {351, 34, 2}, "Heart": {270, 13, 2}, SyntheticName: {240, 20, 3}}
 	for _, name := range Builtins() {
 		s := newSession()
 		ds := load(t, s, name)
