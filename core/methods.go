@@ -152,7 +152,7 @@ func curvatureAlong(c *certificate, m, v, w []float64) float64 {
 	return num / (c.e.lambda * den)
 }
 
-// nesterov is the paper's Algorithm 1, as restated in rml-math.md.
+// nesterov is the paper's Algorithm 1, as restated in docs/math.md.
 type nesterov struct {
 	lg                       float64
 	z, q, qhat, w, g, sg, cb []float64

@@ -22,7 +22,7 @@ func evalAt(e *evaluator, q []float64) (l float64, g []float64, p float64) {
 	return e.dual(q), g, e.gradPrimal(g)
 }
 
-// The gradient ∇L(q)_i = −1 + tr(K_i A(q)) (rml-math.md, Eq. 6–7 corrected)
+// The gradient ∇L(q)_i = −1 + tr(K_i A(q)) (docs/math.md, "The gradient": Eq. 6–7 corrected)
 // matches central differences of L. L is C¹ with a Lipschitz gradient, so
 // the difference quotient with step h is accurate to O(h·L_g).
 func TestGradientFiniteDifference(t *testing.T) {
@@ -108,7 +108,7 @@ func scaled(s float64, k *mat.SymDense) *mat.SymDense {
 }
 
 // The global constant by power iteration equals λ_max(G)/λ with the Gram
-// matrix G_ij = ⟨K_i, K_j⟩ built explicitly (rml-math.md).
+// matrix G_ij = ⟨K_i, K_j⟩ built explicitly (docs/math.md, "The Lipschitz constant").
 func TestLipschitzConstant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	p := randomProblem(rng, 9, 3, 25, 0.8, 2)
@@ -339,7 +339,7 @@ func TestEtaOneIsHingeLoss(t *testing.T) {
 
 // With η = 1 and triplets that a metric separates with margin 1, the
 // fraction of triplets with margin < 1 − 1e-6 at the optimum falls to zero as
-// λ decreases (rml-math.md, sanity checks).
+// λ decreases (docs/math.md: binding triplets sit at margin exactly 1).
 func TestSeparableMarginsAsLambdaFalls(t *testing.T) {
 	// Triplets consistent with A₀ = diag(1, 0): the first coordinate decides.
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -486,4 +486,25 @@ func rowDiff(x *mat.Dense, i, j int) *mat.VecDense {
 	var v mat.VecDense
 	v.SubVec(x.RowView(i), x.RowView(j))
 	return &v
+}
+
+// The paper's Eq. 8 bounds |h_i| by tr(K_i Z), Z = Σ (x_i − z_i)(x_i − z_i)ᵀ,
+// which cannot hold where tr(K_i Z) < 0 (docs/math.md, slip 2). On Iris's
+// label triplets (standardized, k_same = k_diff = 3) that is 105 of 1,350.
+func TestPaperEq8BoundFails(t *testing.T) {
+	p := labelProblem(t, "iris.csv", 0.8, 1)
+	_, d := p.X.Dims()
+	z := mat.NewSymDense(d, nil)
+	for _, tr := range p.Triplets {
+		z.SymRankOne(z, 1, rowDiff(p.X, tr.I, tr.K))
+	}
+	neg := 0
+	for _, tr := range p.Triplets {
+		if mat.Sum(mulElem(kTriplet(p, tr), z)) < 0 {
+			neg++
+		}
+	}
+	if neg != 105 {
+		t.Errorf("tr(K_i Z) < 0 for %d of %d Iris triplets; docs/math.md says 105", neg, len(p.Triplets))
+	}
 }

@@ -18,7 +18,7 @@ const (
 	// Fast is accelerated projected gradient (FISTA) with a backtracking
 	// step that may also grow, and adaptive restarts. It is the default.
 	Fast Method = iota
-	// Nesterov is the paper's Algorithm 1 as restated in rml-math.md: the
+	// Nesterov is the paper's Algorithm 1 as restated in docs/math.md: the
 	// global constant L_g = λ_max(G)/λ, the monotone step and the weighted
 	// average of the primal iterates.
 	Nesterov
