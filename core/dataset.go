@@ -12,13 +12,16 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
-// Limits on what ReadCSV accepts by default; CSVOptions can lower or raise them.
+// Limits on what ReadCSV accepts by default (spec's); CSVOptions can lower
+// or raise the first two.
 const (
-	DefaultMaxRows = 20000
-	DefaultMaxCols = 1000
-	DefaultMaxSize = 64 << 20 // bytes
+	DefaultMaxRows = spec.MaxRows
+	DefaultMaxCols = spec.MaxCols
+	DefaultMaxSize = spec.MaxFileBytes // bytes
 )
 
 // Dataset is a labelled table of numeric features.

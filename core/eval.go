@@ -10,10 +10,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
-// LambdaGrid is the paper's grid for λ: 2^-3, …, 2^6 and 100.
-var LambdaGrid = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100}
+// LambdaGrid is the paper's grid for λ: 2^-3, …, 2^6 and 100 (spec's).
+var LambdaGrid = spec.LambdaGrid
 
 // TripletOptions say how triplets are drawn from labels and corrupted.
 type TripletOptions struct {
@@ -24,10 +26,10 @@ type TripletOptions struct {
 
 func (o *TripletOptions) defaults() {
 	if o.KSame == 0 {
-		o.KSame = 3
+		o.KSame = spec.KSame
 	}
 	if o.KDiff == 0 {
-		o.KDiff = 3
+		o.KDiff = spec.KDiff
 	}
 }
 
@@ -100,7 +102,7 @@ type EvalReport struct {
 func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, error) {
 	o.Triplets.defaults()
 	if o.Eta == 0 {
-		o.Eta = 0.8
+		o.Eta = spec.Eta
 	}
 	if o.Grid == nil {
 		o.Grid = LambdaGrid
@@ -112,10 +114,10 @@ func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, err
 		o.Reps = 10
 	}
 	if o.TestFrac == 0 {
-		o.TestFrac = 0.15
+		o.TestFrac = spec.TestFrac
 	}
 	if o.K == 0 {
-		o.K = 5
+		o.K = spec.KNN
 	}
 	if o.Solver.Tol == 0 {
 		o.Solver.Tol = 1e-4

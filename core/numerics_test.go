@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // evalAt returns L(q), ∇L(q) and P(A(q)) through the evaluator.
@@ -506,5 +508,22 @@ func TestPaperEq8BoundFails(t *testing.T) {
 	}
 	if neg != 105 {
 		t.Errorf("tr(K_i Z) < 0 for %d of %d Iris triplets; docs/math.md says 105", neg, len(p.Triplets))
+	}
+}
+
+// Methods and statuses print as spec names them (the page compares them).
+func TestNamesAreSpecs(t *testing.T) {
+	for i, n := range spec.Methods {
+		if m, err := ParseMethod(n); err != nil || int(m) != i || m.String() != n {
+			t.Errorf("method %q: %v, %v", n, m, err)
+		}
+	}
+	if len(spec.Statuses) != int(Failed)+1 {
+		t.Fatalf("%d status names for %d statuses", len(spec.Statuses), Failed+1)
+	}
+	for i, n := range spec.Statuses {
+		if Status(i).String() != n {
+			t.Errorf("status %d prints %q, spec says %q", i, Status(i), n)
+		}
 	}
 }

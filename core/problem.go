@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // Triplet is the constraint "row I is closer to row J than to row K", by
@@ -38,11 +40,11 @@ func (p *Problem) Validate() error {
 	if len(p.Triplets) == 0 {
 		return errors.New("no triplets: nothing to learn from")
 	}
-	if !(p.Eta > 0 && p.Eta <= 1) {
-		return fmt.Errorf("η = %v: expected 0 < η ≤ 1", p.Eta)
+	if err := spec.EtaRange.Check(p.Eta); err != nil {
+		return err
 	}
-	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
-		return fmt.Errorf("λ = %v: expected a finite λ > 0", p.Lambda)
+	if err := spec.LambdaRange.Check(p.Lambda); err != nil {
+		return err
 	}
 	for t, tr := range p.Triplets {
 		for _, v := range [3]int{tr.I, tr.J, tr.K} {

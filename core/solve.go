@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // Method selects the algorithm that minimises the dual L(q) over Q̂.
@@ -27,23 +30,20 @@ const (
 	Gradient
 )
 
-var methodNames = [...]string{Fast: "fast", Nesterov: "nesterov", Gradient: "gradient"}
-
 func (m Method) String() string {
-	if m >= 0 && int(m) < len(methodNames) {
-		return methodNames[m]
+	if m >= 0 && int(m) < len(spec.Methods) {
+		return spec.Methods[m]
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod returns the Method named s ("fast", "nesterov" or "gradient").
+// ParseMethod returns the Method named s ("fast", "nesterov" or "gradient",
+// as spec.Methods lists them).
 func ParseMethod(s string) (Method, error) {
-	for i, n := range methodNames {
-		if n == s {
-			return Method(i), nil
-		}
+	if err := spec.CheckMethod(s); err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("unknown method %q: expected fast, nesterov or gradient", s)
+	return Method(slices.Index(spec.Methods, s)), nil
 }
 
 // Status says why Solve returned.
@@ -59,11 +59,10 @@ const (
 	Failed                // an eigendecomposition did not converge
 )
 
-var statusNames = [...]string{"not terminated", "converged", "iteration limit", "time limit", "cancelled", "stopped", "failed"}
-
+// String is the status's name in spec.Statuses (the worker sends it).
 func (s Status) String() string {
-	if s >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
+	if s >= 0 && int(s) < len(spec.Statuses) {
+		return spec.Statuses[s]
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -72,7 +71,7 @@ func (s Status) String() string {
 // the default documented beside it.
 type Settings struct {
 	Method  Method  // default Fast
-	Tol     float64 // stop when Δ/max(1,|P|) ≤ Tol; default 1e-6
+	Tol     float64 // stop when spec.RelGap(Δ, P) = Δ/max(1,|P|) ≤ Tol; default spec.Tol
 	MaxIter int     // default 1,000,000
 
 	// TimeLimit stops the run after this long; 0 means no limit.
@@ -138,7 +137,7 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 		return nil, err
 	}
 	if s.Tol == 0 {
-		s.Tol = 1e-6
+		s.Tol = spec.Tol
 	}
 	if s.Tol < 0 || math.IsNaN(s.Tol) {
 		panic("core: negative tolerance")
@@ -397,7 +396,7 @@ func (c *certificate) progress(el time.Duration) Progress {
 	// rounding (TestGapRounding bounds the raw value).
 	gap := max(0, c.bestL+c.bestP)
 	return Progress{
-		Iter: c.iter, Gap: gap, RelGap: gap / max(1, math.Abs(c.bestP)),
+		Iter: c.iter, Gap: gap, RelGap: spec.RelGap(gap, c.bestP),
 		Dual: c.bestL, Primal: c.bestP, SumQ: s, Budget: c.e.m,
 		BudgetActive: s >= c.e.m*(1-1e-9), Evaluations: c.evals, Elapsed: el,
 	}

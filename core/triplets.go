@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // neighbour is a candidate with its squared Euclidean distance.
@@ -213,9 +215,9 @@ func eachRow[S any](ctx context.Context, h *Hooks, n int, newScratch func() S, f
 	return ctx.Err()
 }
 
-// MaxTriplets is the most triplets core builds or reads: 2,000,000, about
-// 250 MB of solver state.
-const MaxTriplets = 2_000_000
+// MaxTriplets is the most triplets core builds or reads (spec.MaxTriplets:
+// 2,000,000, about 250 MB of solver state).
+const MaxTriplets = spec.MaxTriplets
 
 // tooMany says that a triplet count (as a float, so that no product of
 // user-given numbers overflows) is over MaxTriplets.

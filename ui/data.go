@@ -12,11 +12,12 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
 )
 
-// maxUpload is the largest file the page reads (core.DefaultMaxSize).
-const maxUpload = 64 << 20
+// maxUpload is the largest file the page reads.
+const maxUpload = spec.MaxFileBytes
 
 // dataKey is what the data panel shows; the panel skips rendering while
 // it is unchanged, so a running solver does not redraw the preview.

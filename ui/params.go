@@ -12,12 +12,12 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
 )
 
-// lambdaGrid is the paper's grid for λ (core.LambdaGrid): the log-scale
-// slider's stops.
-var lambdaGrid = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100}
+// lambdaGrid is the paper's grid for λ: the log-scale slider's stops.
+var lambdaGrid = spec.LambdaGrid
 
 func nearestStop(v float64) int {
 	best := 0
@@ -29,12 +29,12 @@ func nearestStop(v float64) int {
 	return best
 }
 
-// number reads a typed number; on failure it dispatches a message that
+// number reads a typed number in r; on failure it dispatches a message that
 // names the field and what was expected, and returns ok = false.
-func number(d func(store.Action), field, text string, ok func(float64) bool, want string) (float64, bool) {
+func number(d func(store.Action), field, text string, r spec.Range) (float64, bool) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !ok(v) {
-		d(store.Invalid{Message: field + ": " + strconv.Quote(text) + " is not usable; expected " + want + "."})
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !r.OK(v) {
+		d(store.Invalid{Message: field + ": " + strconv.Quote(text) + " is not usable; expected " + r.Want + "."})
 		return 0, false
 	}
 	return v, true
@@ -42,9 +42,9 @@ func number(d func(store.Action), field, text string, ok func(float64) bool, wan
 
 func intInput(testid string, v int, set func(int), d func(store.Action), field string) *vecty.HTML {
 	return elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", testid), prop.Value(strconv.Itoa(v)),
-		vecty.Attribute("min", 1), vecty.Attribute("max", 50), vecty.Attribute("step", 1),
+		vecty.Attribute("min", 1), vecty.Attribute("max", spec.PageMaxK), vecty.Attribute("step", 1),
 		event.Change(func(e *vecty.Event) {
-			if x, ok := number(d, field, e.Target.Get("value").String(), func(x float64) bool { return x >= 1 && x <= 50 && x == math.Trunc(x) }, "a whole number from 1 to 50"); ok {
+			if x, ok := number(d, field, e.Target.Get("value").String(), spec.PageKRange); ok {
 				set(int(x))
 			}
 		})))
@@ -93,9 +93,9 @@ func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
 	p := s.Params
 	running := s.Status == store.Running
 	methods := []struct{ value, text string }{
-		{"fast", "Fast: accelerated, adaptive step, restarts"},
-		{"nesterov", "The paper’s Algorithm 1 (Nesterov)"},
-		{"gradient", "Projected gradient (the paper’s RML_gd)"},
+		{spec.Fast, "Fast: accelerated, adaptive step, restarts"},
+		{spec.Nesterov, "The paper’s Algorithm 1 (Nesterov)"},
+		{spec.Gradient, "Projected gradient (the paper’s RML_gd)"},
 	}
 	mopts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "method"),
 		event.Change(func(e *vecty.Event) { d(store.SetMethod{Value: e.Target.Get("value").String()}) }))}
@@ -116,7 +116,7 @@ func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
 			elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "lambda"), vecty.Class("short"), vecty.Attribute("inputmode", "decimal"),
 				vecty.Attribute("aria-label", "λ"), prop.Value(strconv.FormatFloat(p.Lambda, 'g', -1, 64)),
 				event.Change(func(e *vecty.Event) {
-					if v, ok := number(d, "λ", e.Target.Get("value").String(), func(v float64) bool { return v > 0 && v < 1e12 }, "a positive number such as 0.5 or 16"); ok {
+					if v, ok := number(d, "λ", e.Target.Get("value").String(), spec.LambdaRange); ok {
 						d(store.SetLambda{Value: v})
 					}
 				}))),
@@ -126,7 +126,7 @@ func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
 			elem.Label(vecty.Text("Tolerance (relative gap) "),
 				elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "tol"), vecty.Class("short"), prop.Value(strconv.FormatFloat(p.Tol, 'g', -1, 64)),
 					event.Change(func(e *vecty.Event) {
-						if v, ok := number(d, "Tolerance", e.Target.Get("value").String(), func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1, such as 1e-6"); ok {
+						if v, ok := number(d, "Tolerance", e.Target.Get("value").String(), spec.TolRange); ok {
 							d(store.SetTol{Value: v})
 						}
 					})))),

@@ -20,12 +20,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"time"
 
 	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/spec"
 )
 
 const usage = `rml learns a distance metric from noisy triplets (Huang et al., 2010).
@@ -116,10 +116,10 @@ func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 	fs.StringVar(&c.data, "data", "", "CSV file: numeric features and a label column (required)")
 	fs.StringVar(&c.label, "label", "", "label column: a header name or 0-based index (default: the last)")
 	fs.BoolVar(&c.dropMissing, "drop-missing", false, "drop rows with missing values instead of failing")
-	fs.Float64Var(&c.eta, "eta", 0.8, "η: the fraction of triplets trusted, in (0, 1]")
+	fs.Float64Var(&c.eta, "eta", spec.Eta, "η: the fraction of triplets trusted, in (0, 1]")
 	fs.Float64Var(&c.lambda, "lambda", lambdaDefault, "λ > 0: the regularisation")
-	fs.IntVar(&c.kSame, "k-same", 3, "same-class neighbours per point")
-	fs.IntVar(&c.kDiff, "k-diff", 3, "other-class neighbours per point")
+	fs.IntVar(&c.kSame, "k-same", spec.KSame, "same-class neighbours per point")
+	fs.IntVar(&c.kDiff, "k-diff", spec.KDiff, "other-class neighbours per point")
 	fs.Float64Var(&c.flip, "flip", 0, "probability of swapping each triplet (injected noise)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random choice")
 	fs.IntVar(&c.maxIter, "max-iter", 0, "iteration limit (default 1,000,000)")
@@ -133,17 +133,20 @@ func (c *common) check(fs *flag.FlagSet) (core.Method, error) {
 	if c.data == "" {
 		return 0, usageError("--data is required")
 	}
-	if !(c.eta > 0 && c.eta <= 1) {
-		return 0, usageError("--eta %v: expected 0 < η ≤ 1", c.eta)
+	for _, f := range []struct {
+		flag string
+		r    spec.Range
+		v    float64
+	}{{"--eta", spec.EtaRange, c.eta}, {"--flip", spec.FlipRange, c.flip}, {"--tol", spec.TolRange, c.tol}} {
+		if err := f.r.Check(f.v); err != nil {
+			return 0, usageError("%s: %v", f.flag, err)
+		}
 	}
-	if c.lambda < 0 || math.IsNaN(c.lambda) || math.IsInf(c.lambda, 0) {
-		return 0, usageError("--lambda %v: expected a finite λ > 0", c.lambda)
-	}
-	if !(c.flip >= 0 && c.flip <= 1) {
-		return 0, usageError("--flip %v: expected a probability in [0, 1]", c.flip)
-	}
-	if !(c.tol > 0 && c.tol < 1) {
-		return 0, usageError("--tol %v: expected a relative tolerance between 0 and 1", c.tol)
+	// eval's --lambda 0 means "choose by cross-validation".
+	if c.lambda != 0 {
+		if err := spec.LambdaRange.Check(c.lambda); err != nil {
+			return 0, usageError("--lambda: %v", err)
+		}
 	}
 	if c.maxIter < 0 {
 		return 0, usageError("--max-iter %d: expected a positive count", c.maxIter)
@@ -217,7 +220,7 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", stderr)
 	var c common
 	c.register(fs, 1)
-	fs.Float64Var(&c.tol, "tol", 1e-6, "stop at this relative duality gap Δ/max(1,|P|)")
+	fs.Float64Var(&c.tol, "tol", spec.Tol, "stop at this relative duality gap Δ/max(1,|P|)")
 	triplets := fs.String("triplets", "", "CSV of triplets as 0-based row indices anchor,similar,dissimilar (instead of labels)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	save := fs.String("save-problem", "", "write the standardized problem as solved to this JSON file")
@@ -228,8 +231,8 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !(c.lambda > 0) {
-		return usageError("--lambda %v: expected a finite λ > 0", c.lambda)
+	if err := spec.LambdaRange.Check(c.lambda); err != nil {
+		return usageError("--lambda: %v", err)
 	}
 	ds, err := c.read(stderr)
 	if err != nil {
@@ -399,7 +402,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&c.tol, "tol", 1e-4, "stop each solve at this relative duality gap")
 	reps := fs.Int("reps", 10, "repetitions (random 85/15 splits)")
 	folds := fs.Int("folds", 3, "cross-validation folds for choosing λ")
-	k := fs.Int("k", 5, "neighbours of the k-NN classifier")
+	k := fs.Int("k", spec.KNN, "neighbours of the k-NN classifier")
 	c.flip = 0.2
 	fs.Lookup("flip").DefValue = "0.2"
 	fs.Lookup("lambda").Usage = "fixed λ; 0 chooses it from {2^-3, …, 2^6, 100} by cross-validation on the training part"

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -236,11 +237,11 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 // finish sets the status a run ended with.
 func (s *State) finish(status string) {
 	switch status {
-	case "converged":
+	case spec.Converged:
 		s.Status = Converged
-	case "failed":
-		s.setError("The eigendecomposition did not converge; try a larger λ.")
-	case "stopped":
+	case spec.Failed:
+		s.setError("The solver failed.") // the worker sends its reason as an error reply
+	case spec.Stopped:
 		s.Status = Stopped
 	default:
 		s.Status = Stopped

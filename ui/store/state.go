@@ -4,7 +4,10 @@
 // natively.
 package store
 
-import "github.com/rml-lab/rml/wasm/protocol"
+import (
+	"github.com/rml-lab/rml/spec"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
 
 // Status is what the page shows in its status line.
 type Status string
@@ -13,8 +16,8 @@ type Status string
 const (
 	Idle      Status = "idle"
 	Running   Status = "running"
-	Converged Status = "converged"
-	Stopped   Status = "stopped"
+	Converged Status = spec.Converged
+	Stopped   Status = spec.Stopped
 	Error     Status = "error"
 )
 
@@ -33,10 +36,10 @@ type Params struct {
 }
 
 // DefaultParams are the page's defaults: the paper's settings on Iris.
-var DefaultParams = Params{Dataset: "Iris", KSame: 3, KDiff: 3, Flip: 0, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Seed: 1}
+var DefaultParams = Params{Dataset: "Iris", KSame: spec.KSame, KDiff: spec.KDiff, Flip: 0, Eta: spec.Eta, Lambda: spec.Lambda, Method: spec.Fast, Tol: spec.Tol, Seed: 1}
 
 // TestFrac is the share of rows held out for the test error (the paper's 15%).
-const TestFrac = 0.15
+const TestFrac = spec.TestFrac
 
 // State is everything the page shows.
 type State struct {

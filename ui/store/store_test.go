@@ -89,7 +89,7 @@ func TestStatusesFromResult(t *testing.T) {
 		{"stopped", Stopped, ""},
 		{"iteration limit", Stopped, "iteration limit"},
 		{"time limit", Stopped, "time limit"},
-		{"failed", Error, "did not converge"},
+		{"failed", Error, "solver failed"},
 	} {
 		s := ready(t)
 		m := one(t, Reduce(s, Train{}), protocol.KindTrain)

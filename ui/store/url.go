@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // field is one entry of the link codec: its key in the URL fragment, how to
@@ -16,13 +18,13 @@ type field struct {
 	read  func(*Params, string) error
 }
 
-func floatField(key string, ptr func(*Params) *float64, ok func(float64) bool, want string) field {
+func floatField(key string, ptr func(*Params) *float64, r spec.Range) field {
 	return field{key,
 		func(p *Params) string { return strconv.FormatFloat(*ptr(p), 'g', -1, 64) },
 		func(p *Params, s string) error {
 			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(v) || !ok(v) {
-				return errors.New(key + "=" + strconv.Quote(s) + ": expected " + want)
+			if err != nil || math.IsNaN(v) || !r.OK(v) {
+				return errors.New(key + "=" + strconv.Quote(s) + ": expected " + r.Want)
 			}
 			*ptr(p) = v
 			return nil
@@ -51,22 +53,21 @@ var fields = []field{
 	{"label",
 		func(p *Params) string { return p.Label },
 		func(p *Params, s string) error { p.Label = s; return nil }},
-	intField("ksame", func(p *Params) *int { return &p.KSame }, 1, 50),
-	intField("kdiff", func(p *Params) *int { return &p.KDiff }, 1, 50),
-	floatField("flip", func(p *Params) *float64 { return &p.Flip }, func(v float64) bool { return v >= 0 && v <= 1 }, "a number from 0 to 1"),
-	floatField("eta", func(p *Params) *float64 { return &p.Eta }, func(v float64) bool { return v > 0 && v <= 1 }, "a number in (0, 1]"),
-	floatField("lambda", func(p *Params) *float64 { return &p.Lambda }, func(v float64) bool { return v > 0 && v < 1e12 }, "a positive number"),
+	intField("ksame", func(p *Params) *int { return &p.KSame }, 1, spec.PageMaxK),
+	intField("kdiff", func(p *Params) *int { return &p.KDiff }, 1, spec.PageMaxK),
+	floatField("flip", func(p *Params) *float64 { return &p.Flip }, spec.FlipRange),
+	floatField("eta", func(p *Params) *float64 { return &p.Eta }, spec.EtaRange),
+	floatField("lambda", func(p *Params) *float64 { return &p.Lambda }, spec.LambdaRange),
 	{"method",
 		func(p *Params) string { return p.Method },
 		func(p *Params, s string) error {
-			switch s {
-			case "fast", "nesterov", "gradient":
-				p.Method = s
-				return nil
+			if err := spec.CheckMethod(s); err != nil {
+				return errors.New("method=" + strconv.Quote(s) + ": expected fast, nesterov or gradient")
 			}
-			return errors.New("method=" + strconv.Quote(s) + ": expected fast, nesterov or gradient")
+			p.Method = s
+			return nil
 		}},
-	floatField("tol", func(p *Params) *float64 { return &p.Tol }, func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1"),
+	floatField("tol", func(p *Params) *float64 { return &p.Tol }, spec.TolRange),
 	{"seed",
 		func(p *Params) string { return strconv.FormatUint(p.Seed, 10) },
 		func(p *Params, s string) error {

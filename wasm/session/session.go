@@ -16,20 +16,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
 // Defaults of a session.
 const (
 	DefaultEvery = 50 * time.Millisecond // progress messages: about 20 a second
-	DefaultK     = 5                     // k-NN neighbours for the test error
 	previewRows  = 6
 	maxSuspects  = 5 // suspects listed in a result
-
-	// MaxFeatures is the most feature columns the page takes: one
-	// eigendecomposition at d = 200 takes about 47 ms under wasm (300: 147
-	// ms, 500: 630 ms; go test -bench in core), and Stop gets in between two.
-	MaxFeatures = 200
 )
 
 // builtin is a built-in dataset: a CSV file in assets, or a generator.
@@ -99,7 +94,7 @@ func (s *Session) euclidView() error {
 		return err
 	}
 	if len(s.test) > 0 {
-		k := min(DefaultK, len(s.train))
+		k := min(spec.KNN, len(s.train))
 		if s.errEuclid, err = core.KNNError(nil, core.SelectRows(s.xAll, s.train), s.yTrain, core.SelectRows(s.xAll, s.test), s.yTest, k); err != nil {
 			return err
 		}
@@ -156,8 +151,8 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	if ds == nil {
 		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, DropMissing: req.DropMissing})
-		if err == nil && len(ds.Features) > MaxFeatures {
-			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), MaxFeatures, core.DefaultMaxCols)
+		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
+			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), spec.PageMaxFeatures, spec.MaxCols)
 		}
 		if err != nil {
 			e := &protocol.Error{Message: err.Error()}
@@ -260,14 +255,14 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		return fail("%v", err)
 	}
 	// η and λ are checked by core.Solve (Problem.Validate), whose message
-	// is the one the user sees.
-	switch {
-	case !(req.Tol > 0 && req.Tol < 1):
-		return fail("tolerance = %v: expected a number between 0 and 1", req.Tol)
-	case req.KSame < 1 || req.KDiff < 1 || req.KSame > 50 || req.KDiff > 50:
-		return fail("k_same = %d, k_diff = %d: expected whole numbers from 1 to 50", req.KSame, req.KDiff)
-	case !(req.Flip >= 0 && req.Flip <= 1):
-		return fail("swap probability %v: expected a number in [0, 1]", req.Flip)
+	// is the one the user sees; the rest here, by spec's ranges.
+	for _, c := range []struct {
+		r spec.Range
+		v float64
+	}{{spec.TolRange, req.Tol}, {spec.PageKRange.Named("k_same"), float64(req.KSame)}, {spec.PageKRange.Named("k_diff"), float64(req.KDiff)}, {spec.FlipRange, req.Flip}} {
+		if err := c.r.Check(c.v); err != nil {
+			return fail("%v", err)
+		}
 	}
 	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
 	if s.prob == nil || s.key != key {
@@ -278,7 +273,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		}}
 		p, swapped, _, err := core.BuildProblemContext(ctx, hooks, s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
 		if ctx.Err() != nil {
-			final := protocol.Progress{Status: "stopped"}
+			final := protocol.Progress{Status: spec.Stopped}
 			post(&final)
 			return fail("stopped while finding neighbours")
 		}
@@ -318,7 +313,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	s.warm = res.Q
 	status := res.Status.String()
 	if res.Status == core.Cancelled {
-		status = "stopped"
+		status = spec.Stopped
 	}
 	// Say at once that the solver stopped, with the rest of the curve; the
 	// views below take a few more milliseconds.
@@ -362,7 +357,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	for i, c := range s.ds.Labels {
 		out.Labels[i] = float64(c)
 	}
-	out.K = min(DefaultK, len(s.train))
+	out.K = min(spec.KNN, len(s.train))
 	// The suspects: rank the triplets by their loss under A.
 	list, precision := core.Suspects(p, res.A, s.swapped)
 	out.SuspectPrecision = precision

@@ -1,0 +1,118 @@
+// Package spec is the vocabulary that the page, the worker and core share:
+// the methods and run statuses by name, the paper's λ grid, the defaults,
+// the limits, the stopping rule and the range every setting must be in.
+//
+// It imports only errors, math and strconv, so the page's program uses it
+// without linking gonum or fmt (TestPageLinks, at the top of the project,
+// checks), and core uses the same values, so the two cannot drift apart.
+package spec
+
+import (
+	"errors"
+	"math"
+	"strconv"
+)
+
+// The methods, by the names the page, the link and the command line use.
+const (
+	Fast     = "fast"     // accelerated projected gradient, scaled, with restarts (the default)
+	Nesterov = "nesterov" // the paper's Algorithm 1
+	Gradient = "gradient" // projected gradient with Armijo steps (the paper's RML_gd)
+)
+
+// Methods lists the methods in the order core numbers them.
+var Methods = []string{Fast, Nesterov, Gradient}
+
+// CheckMethod reports whether s names a method, and if not, which do.
+func CheckMethod(s string) error {
+	for _, m := range Methods {
+		if s == m {
+			return nil
+		}
+	}
+	return errors.New("unknown method " + strconv.Quote(s) + ": expected fast, nesterov or gradient")
+}
+
+// Why a run ended, by the names core's Status prints and the worker sends.
+const (
+	NotTerminated  = "not terminated"
+	Converged      = "converged"       // the relative gap reached the tolerance
+	IterationLimit = "iteration limit" // the iteration limit came first
+	TimeLimit      = "time limit"      // the time limit came first
+	Cancelled      = "cancelled"       // the context was cancelled
+	Stopped        = "stopped"         // the progress callback, or the user, stopped it
+	Failed         = "failed"          // a number went out of range
+)
+
+// Statuses lists the statuses in the order core numbers them.
+var Statuses = []string{NotTerminated, Converged, IterationLimit, TimeLimit, Cancelled, Stopped, Failed}
+
+// LambdaGrid is the paper's grid for λ: 2^-3, …, 2^6 and 100.
+var LambdaGrid = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100}
+
+// Defaults: the paper's settings where it has them.
+const (
+	Eta      = 0.8  // η, the share of triplets trusted
+	Lambda   = 1.0  // λ
+	Tol      = 1e-6 // relative duality gap to stop at
+	KSame    = 3    // same-class neighbours per point
+	KDiff    = 3    // other-class neighbours per point
+	TestFrac = 0.15 // share of rows held out (stratified) for the test error
+	KNN      = 5    // neighbours of the k-NN classifier that measures the test error
+)
+
+// Limits.
+const (
+	MaxFileBytes = 64 << 20  // the largest data or triplet file read
+	MaxRows      = 20_000    // data rows
+	MaxCols      = 1_000     // feature columns (the command line)
+	MaxTriplets  = 2_000_000 // triplets built or read: about 250 MB of solver state
+	// PageMaxFeatures is the most feature columns the page takes: one
+	// eigendecomposition at d = 200 takes about 47 ms under wasm (300:
+	// 147 ms), and Stop gets in between two.
+	PageMaxFeatures = 200
+	// PageMaxK bounds k_same and k_diff in the page.
+	PageMaxK = 50
+)
+
+// RelGap is the stopping rule's measure: a run has converged when
+// Δ / max(1, |P|) ≤ the tolerance.
+func RelGap(gap, primal float64) float64 {
+	return gap / math.Max(1, math.Abs(primal))
+}
+
+// Range is a setting's admissible values, with its name and what a user
+// must enter, for messages.
+type Range struct {
+	Name string
+	OK   func(v float64) bool
+	Want string
+}
+
+// Check returns nil if v is in r, otherwise an error saying what r wants.
+func (r Range) Check(v float64) error {
+	if r.OK(v) {
+		return nil
+	}
+	return errors.New(r.Name + " = " + strconv.FormatFloat(v, 'g', -1, 64) + ": expected " + r.Want)
+}
+
+// Named returns r under another name (k_same, k_diff).
+func (r Range) Named(name string) Range {
+	r.Name = name
+	return r
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// The ranges of the settings. λ's range also depends on the data, which
+// core checks (Problem.LambdaRange).
+var (
+	EtaRange    = Range{"η", func(v float64) bool { return v > 0 && v <= 1 }, "a number in (0, 1]"}
+	LambdaRange = Range{"λ", func(v float64) bool { return v > 0 && finite(v) }, "a finite number > 0"}
+	TolRange    = Range{"tolerance", func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1"}
+	FlipRange   = Range{"swap probability", func(v float64) bool { return v >= 0 && v <= 1 }, "a number from 0 to 1"}
+	// PageKRange is k_same's and k_diff's range in the page; the command
+	// line takes any k ≥ 1 (core counts the triplets before building them).
+	PageKRange = Range{"k", func(v float64) bool { return v >= 1 && v <= PageMaxK && v == math.Trunc(v) }, "a whole number from 1 to " + strconv.Itoa(PageMaxK)}
+)
