@@ -36,40 +36,65 @@ func (o *TripletOptions) defaults() {
 // BuildProblem standardizes the given rows of x with their own mean and
 // std, draws label triplets on them, swaps some as o says, and returns the
 // problem (over those rows, in that order), the swap record and the
-// standardizer (to map other rows the same way).
+// standardizer (to map other rows the same way). It is Standardize, then
+// LabelData, then Prepared.Problem.
 func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
-	return BuildProblemContext(context.Background(), nil, x, labels, classes, rows, o, eta, lambda)
-}
-
-// BuildProblemContext is BuildProblem with a context that stops the
-// triplet search and hooks for its progress and yields. It refuses data
-// whose every feature is constant on the rows: no metric can tell them
-// apart.
-func BuildProblemContext(ctx context.Context, h *Hooks, x mat.Matrix, labels []int, classes []string, rows []int, o TripletOptions, eta, lambda float64) (*Problem, []bool, *Standardizer, error) {
-	o.defaults()
-	_, d := x.Dims()
-	for _, i := range rows {
-		for j := 0; j < d; j++ {
-			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, nil, nil, fmt.Errorf("row %d, column %d is %v: expected a finite number", i, j, v)
-			}
-		}
+	st, xs, err := Standardize(x, rows)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	st := FitStandardizer(x, rows)
-	if c := st.ConstantColumns(); len(c) == len(st.Mean) {
-		return nil, nil, nil, fmt.Errorf("every feature (%d of %d) is constant on the %d training rows: there is no distance to learn", len(c), len(c), len(rows))
-	}
-	xs := st.Transform(SelectRows(x, rows))
 	lab := make([]int, len(rows))
 	for k, i := range rows {
 		lab[k] = labels[i]
 	}
-	ts, err := LabelTripletsContext(ctx, h, xs, lab, classes, o.KSame, o.KDiff)
+	pp, swapped, err := LabelData(context.Background(), nil, xs, lab, classes, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	return pp.Problem(eta, lambda), swapped, st, nil
+}
+
+// Standardize fits a standardizer on the given rows of x (nil: all) and
+// returns it with those rows standardized. It refuses data with a value
+// that is not finite, and data whose every feature is constant on the
+// rows: no metric can tell them apart.
+func Standardize(x mat.Matrix, rows []int) (*Standardizer, *mat.Dense, error) {
+	n, d := x.Dims()
+	if rows == nil {
+		rows = make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	for _, i := range rows {
+		for j := 0; j < d; j++ {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, fmt.Errorf("row %d, column %d is %v: expected a finite number", i, j, v)
+			}
+		}
+	}
+	st := FitStandardizer(x, rows)
+	if c := st.ConstantColumns(); len(c) == d {
+		return nil, nil, fmt.Errorf("every feature (%d of %d) is constant on the %d training rows: there is no distance to learn", d, d, len(rows))
+	}
+	return st, st.Transform(SelectRows(x, rows)), nil
+}
+
+// LabelData draws label triplets on the (standardized) rows of x, swaps
+// some as o says, and prepares the result: the problem's data for any η
+// and λ, and the swap record. ctx stops the neighbour search; h reports it.
+func LabelData(ctx context.Context, h *Hooks, x *mat.Dense, labels []int, classes []string, o TripletOptions) (*Prepared, []bool, error) {
+	o.defaults()
+	ts, err := LabelTripletsContext(ctx, h, x, labels, classes, o.KSame, o.KDiff)
+	if err != nil {
+		return nil, nil, err
+	}
 	ts, swapped := Flip(ts, o.Flip, o.Seed)
-	return &Problem{X: xs, Triplets: ts, Eta: eta, Lambda: lambda}, swapped, st, nil
+	pp, err := Prepare(x, ts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pp, swapped, nil
 }
 
 // EvalOptions control Evaluate, the paper's protocol. Zero fields take the

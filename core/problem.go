@@ -26,10 +26,87 @@ type Problem struct {
 	Triplets []Triplet
 	Eta      float64 // fraction of triplets trusted, 0 < Eta ≤ 1; the budget is m = N·Eta
 	Lambda   float64 // regularisation λ > 0
+
+	prep *Prepared // the preparation it shares, from Prepared.Problem
+}
+
+// Prepared is the part of a problem that η and λ do not change, checked and
+// made ready once: the data, the triplets, the index of their distinct pairs
+// and the fast method's scales. Its Problem method makes a problem for any η
+// and λ that shares all of it, so a warm restart after η or λ changed
+// repeats none of that work. It must not be changed after Prepare.
+type Prepared struct {
+	X        *mat.Dense
+	Triplets []Triplet
+
+	idx    *pairIndex
+	w, u   []float64 // the fast method's scales (tripletScales)
+	maxK   float64   // max_i ‖K_i‖_F
+	checks error     // what Validate found wrong with X and Triplets, if anything
+}
+
+// Prepare checks x and ts (every index in range, every value finite and
+// at most MaxAbsX, some K_i ≠ 0) and prepares them for solving.
+func Prepare(x *mat.Dense, ts []Triplet) (*Prepared, error) {
+	pp := &Prepared{X: x, Triplets: ts}
+	p := &Problem{X: x, Triplets: ts}
+	if err := p.validateData(); err != nil {
+		return nil, err
+	}
+	pp.maxK = p.maxK()
+	if pp.maxK == 0 {
+		return nil, errDegenerate(len(ts))
+	}
+	pp.idx = newPairIndex(x, ts)
+	pp.w, pp.u = tripletScales(p)
+	return pp, nil
+}
+
+// Problem returns the problem of pp with the given η and λ. It shares pp's
+// preparation as long as its X and Triplets are not replaced.
+func (pp *Prepared) Problem(eta, lambda float64) *Problem {
+	return &Problem{X: pp.X, Triplets: pp.Triplets, Eta: eta, Lambda: lambda, prep: pp}
+}
+
+// prepared returns p's preparation if it still matches p's data.
+func (p *Problem) prepared() *Prepared {
+	pp := p.prep
+	if pp == nil || pp.X != p.X || len(pp.Triplets) != len(p.Triplets) || len(p.Triplets) == 0 || &pp.Triplets[0] != &p.Triplets[0] {
+		return nil
+	}
+	return pp
+}
+
+func errDegenerate(n int) error {
+	return fmt.Errorf("all %d triplets are degenerate: in each the anchor is exactly as far from the similar as from the dissimilar point in every direction (K_i = 0), so there is no metric to learn; this happens when every feature is constant", n)
 }
 
 // Validate reports the first thing that makes p unsolvable, naming it.
 func (p *Problem) Validate() error {
+	if err := spec.EtaRange.Check(p.Eta); err != nil {
+		return err
+	}
+	if err := spec.LambdaRange.Check(p.Lambda); err != nil {
+		return err
+	}
+	if p.prepared() == nil {
+		if err := p.validateData(); err != nil {
+			return err
+		}
+		if p.maxK() == 0 {
+			return errDegenerate(len(p.Triplets))
+		}
+	}
+	lo, hi := p.LambdaRange()
+	if p.Lambda < lo || p.Lambda > hi {
+		return fmt.Errorf("λ = %g is outside what this problem can take in double precision: %s; λ from %.2g to %.2g works", p.Lambda,
+			map[bool]string{true: "A = π₊(Σ q_i K_i)/λ would overflow", false: "A would underflow to zero, as would every distance"}[p.Lambda < lo], lo, hi)
+	}
+	return nil
+}
+
+// validateData checks X and the triplets.
+func (p *Problem) validateData() error {
 	if p.X == nil {
 		return errors.New("core: problem has no data")
 	}
@@ -39,12 +116,6 @@ func (p *Problem) Validate() error {
 	}
 	if len(p.Triplets) == 0 {
 		return errors.New("no triplets: nothing to learn from")
-	}
-	if err := spec.EtaRange.Check(p.Eta); err != nil {
-		return err
-	}
-	if err := spec.LambdaRange.Check(p.Lambda); err != nil {
-		return err
 	}
 	for t, tr := range p.Triplets {
 		for _, v := range [3]int{tr.I, tr.J, tr.K} {
@@ -63,15 +134,6 @@ func (p *Problem) Validate() error {
 			}
 		}
 	}
-	s := p.maxK()
-	if s == 0 {
-		return fmt.Errorf("all %d triplets are degenerate: in each the anchor is exactly as far from the similar as from the dissimilar point in every direction (K_i = 0), so there is no metric to learn; this happens when every feature is constant", len(p.Triplets))
-	}
-	lo, hi := p.LambdaRange()
-	if p.Lambda < lo || p.Lambda > hi {
-		return fmt.Errorf("λ = %g is outside what this problem can take in double precision: %s; λ from %.2g to %.2g works", p.Lambda,
-			map[bool]string{true: "A = π₊(Σ q_i K_i)/λ would overflow", false: "A would underflow to zero, as would every distance"}[p.Lambda < lo], lo, hi)
-	}
 	return nil
 }
 
@@ -84,6 +146,9 @@ const MaxAbsX = 1e30
 // maxK returns max_i ‖K_i‖_F = max_i √(‖a‖⁴ + ‖b‖⁴ − 2 (aᵀb)²), a = x_I − x_K,
 // b = x_I − x_J: the scale of the data as the formulation sees it.
 func (p *Problem) maxK() float64 {
+	if pp := p.prepared(); pp != nil {
+		return pp.maxK
+	}
 	_, d := p.X.Dims()
 	var s float64
 	for _, tr := range p.Triplets {
@@ -126,41 +191,22 @@ func (p *Problem) LambdaRange() (lo, hi float64) {
 // Budget returns m = N·η, the bound on Σ q.
 func (p *Problem) Budget() float64 { return float64(len(p.Triplets)) * p.Eta }
 
-// evaluator computes L(q), ∇L(q) and P(A) for one problem, reusing its
-// buffers so that an evaluation allocates nothing.
-//
-// Work goes through distinct pairs, never through triplets' d×d matrices:
-// Σ_i q_i K_i = Σ_pairs w_p e_p e_pᵀ with e_p = x_a − x_b and w_p the signed
-// sum of the q_i that use pair p, and that sum is formed as X_tᵀ (L_w X_t),
-// where L_w is the weighted graph Laplacian of the pairs over the n_t rows
-// that some triplet touches. The cost per evaluation is O(N + P·d + n_t·d²)
-// plus one d×d symmetric eigendecomposition.
-type evaluator struct {
+// pairIndex is the triplets' structure, which η and λ do not change: the
+// rows some triplet touches, copied contiguously, and each triplet's two
+// pairs among the distinct pairs.
+type pairIndex struct {
 	n, d, nt, np, N int
-	lambda, m       float64
 
 	xt       []float64 // n_t×d touched rows, row-major
 	rowOf    []int     // touched-row index → row of X
 	pa, pb   []int32   // pair endpoints, as touched-row indices
 	sim, dis []int32   // per triplet: index of pair (I,J) and of pair (I,K)
-
-	w      []float64 // per pair weight w_p
-	y      []float64 // L_w X_t, n_t×d
-	live   []int32   // rows of y that may be non-zero
-	isLive []bool
-	eigA   []float64 // d×d: M on entry to Syev, eigenvectors on exit
-	vals   []float64 // eigenvalues, ascending
-	work   []float64 // lapack work
-	z      []float64 // n_t×d projections onto the positive eigenvectors
-	vt     []float64 // d×d: the positive eigenvectors as rows
-	pm     []float64 // per pair: e_pᵀ A e_p
-	hs     []float64 // hinge scratch for the top-m sum
 }
 
-func newEvaluator(p *Problem) *evaluator {
-	n, d := p.X.Dims()
-	N := len(p.Triplets)
-	e := &evaluator{n: n, d: d, N: N, lambda: p.Lambda, m: p.Budget()}
+func newPairIndex(x *mat.Dense, ts []Triplet) *pairIndex {
+	n, d := x.Dims()
+	N := len(ts)
+	e := &pairIndex{n: n, d: d, N: N}
 	local := make(map[int]int32)
 	touch := func(r int) int32 {
 		if k, ok := local[r]; ok {
@@ -189,15 +235,55 @@ func newEvaluator(p *Problem) *evaluator {
 	}
 	e.sim = make([]int32, N)
 	e.dis = make([]int32, N)
-	for t, tr := range p.Triplets {
+	for t, tr := range ts {
 		e.sim[t] = pair(tr.I, tr.J)
 		e.dis[t] = pair(tr.I, tr.K)
 	}
 	e.nt, e.np = len(e.rowOf), len(e.pa)
 	e.xt = make([]float64, e.nt*d)
 	for k, r := range e.rowOf {
-		mat.Row(e.xt[k*d:(k+1)*d], r, p.X)
+		mat.Row(e.xt[k*d:(k+1)*d], r, x)
 	}
+	return e
+}
+
+// evaluator computes L(q), ∇L(q) and P(A) for one problem, reusing its
+// buffers so that an evaluation allocates nothing.
+//
+// Work goes through distinct pairs, never through triplets' d×d matrices:
+// Σ_i q_i K_i = Σ_pairs w_p e_p e_pᵀ with e_p = x_a − x_b and w_p the signed
+// sum of the q_i that use pair p, and that sum is formed as X_tᵀ (L_w X_t),
+// where L_w is the weighted graph Laplacian of the pairs over the n_t rows
+// that some triplet touches. The cost per evaluation is O(N + P·d + n_t·d²)
+// plus one d×d symmetric eigendecomposition.
+type evaluator struct {
+	*pairIndex
+	lambda, m float64
+
+	w      []float64 // per pair weight w_p
+	y      []float64 // L_w X_t, n_t×d
+	live   []int32   // rows of y that may be non-zero
+	isLive []bool
+	eigA   []float64 // d×d: M on entry to Syev, eigenvectors on exit
+	vals   []float64 // eigenvalues, ascending
+	work   []float64 // lapack work
+	z      []float64 // n_t×d projections onto the positive eigenvectors
+	vt     []float64 // d×d: the positive eigenvectors as rows
+	pm     []float64 // per pair: e_pᵀ A e_p
+	hs     []float64 // hinge scratch for the top-m sum
+}
+
+// newEvaluator returns an evaluator for p, on p's prepared pair index if it
+// has one.
+func newEvaluator(p *Problem) *evaluator {
+	idx := (*pairIndex)(nil)
+	if pp := p.prepared(); pp != nil {
+		idx = pp.idx
+	} else {
+		idx = newPairIndex(p.X, p.Triplets)
+	}
+	e := &evaluator{pairIndex: idx, lambda: p.Lambda, m: p.Budget()}
+	d := e.d
 	e.w = make([]float64, e.np)
 	e.y = make([]float64, e.nt*d)
 	e.isLive = make([]bool, e.nt)
@@ -210,7 +296,7 @@ func newEvaluator(p *Problem) *evaluator {
 	e.z = make([]float64, e.nt*d)
 	e.vt = make([]float64, d*d)
 	e.pm = make([]float64, e.np)
-	e.hs = make([]float64, N)
+	e.hs = make([]float64, e.N)
 	return e
 }
 

@@ -169,7 +169,7 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 	case Fast:
 		f := &fista{}
 		if scaled {
-			f.w, f.u = tripletScales(p)
+			f.w, f.u = p.scales()
 		} else {
 			f.w, f.u = c.proj.ones, c.proj.ones
 		}
@@ -424,6 +424,14 @@ func (c *certificate) metric() (*mat.SymDense, error) {
 		}
 	}
 	return mat.NewSymDense(d, a), nil
+}
+
+// scales returns the fast method's scales: p's prepared ones, or new.
+func (p *Problem) scales() (w, u []float64) {
+	if pp := p.prepared(); pp != nil {
+		return pp.w, pp.u
+	}
+	return tripletScales(p)
 }
 
 // tripletScales returns the fast method's diagonal scaling: the diagonal

@@ -311,7 +311,7 @@ func TestWatchdog(t *testing.T) {
 	p.trainsOnNewWorker()
 }
 
-// Hostile files (issue 7): identical rows are refused at Train with the
+// Hostile files (issue 7): identical rows are refused when read, with the
 // reason; a constant column beside real ones is named and ignored, and the
 // file trains; a file large enough that finding neighbours takes a while
 // shows that search's progress, and Stop ends it.
@@ -322,11 +322,11 @@ func TestHostileUploads(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		same.WriteString("1,1," + []string{"x", "y"}[i%2] + "\n")
 	}
-	p.uploadLoaded("same.csv", same.String())
-	p.click("train")
-	p.waitStatus("error", 10*time.Second)
-	if m := p.text("message"); !strings.Contains(m, "constant") {
-		t.Errorf("identical rows: message %q", m)
+	// Refused when read: Iris stays loaded, and says so.
+	p.upload(writeCSV(t, "same.csv", same.String()))
+	p.poll(`document.querySelector('[data-testid="status"]').textContent === "error"`, 10*time.Second)
+	if m := p.text("message"); !strings.Contains(m, "constant") || !strings.Contains(p.text("failed-file"), "Iris stays loaded") {
+		t.Errorf("identical rows: message %q, note %q", m, p.text("failed-file"))
 	}
 
 	var cc strings.Builder

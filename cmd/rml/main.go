@@ -239,91 +239,27 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	live := !*asJSON && isTerminal(stderr)
-	var p *core.Problem
-	var swapped []bool
-	if *triplets != "" {
-		x := core.FitStandardizer(ds.X, nil).Transform(ds.X)
-		f, err := os.Open(*triplets)
-		if err != nil {
-			return err
-		}
-		ts, err := core.ReadTriplets(f, ds.Rows())
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", *triplets, err)
-		}
-		ts, swapped = core.Flip(ts, c.flip, c.seed)
-		p = &core.Problem{X: x, Triplets: ts, Eta: c.eta, Lambda: c.lambda}
-	} else {
-		all := make([]int, ds.Rows())
-		for i := range all {
-			all[i] = i
-		}
-		var h *core.Hooks
-		if live {
-			h = &core.Hooks{Progress: func(done, total int) {
-				fmt.Fprintf(stderr, "\rfinding neighbours: %d of %d rows", done, total)
-			}}
-		}
-		p, swapped, _, err = core.BuildProblemContext(ctx, h, ds.X, ds.Labels, ds.Classes, all,
-			core.TripletOptions{KSame: c.kSame, KDiff: c.kDiff, Flip: c.flip, Seed: c.seed}, c.eta, c.lambda)
-		if live {
-			fmt.Fprint(stderr, "\r\033[K")
-		}
-		if err != nil {
-			return err
-		}
+	pp, swapped, err := c.prepare(ctx, ds, *triplets, live, stderr)
+	if err != nil {
+		return err
 	}
+	p := pp.Problem(c.eta, c.lambda)
 	if *save != "" {
 		if err := saveProblem(*save, p); err != nil {
 			return err
 		}
 	}
-	var last time.Time
-	s := core.Settings{Method: method, Tol: c.tol, MaxIter: c.maxIter}
-	if live {
-		s.Progress = func(pr core.Progress) bool {
-			if time.Since(last) > 100*time.Millisecond {
-				last = time.Now()
-				fmt.Fprintf(stderr, "\rt = %-8d Δ_t = %-11.4g rel = %-10.3g %6.1fs", pr.Iter, pr.Gap, pr.RelGap, pr.Elapsed.Seconds())
-			}
-			return true
-		}
-	}
-	res, err := core.Solve(ctx, p, s)
-	if live {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	res, err := solveLive(ctx, p, core.Settings{Method: method, Tol: c.tol, MaxIter: c.maxIter}, live, stderr)
 	if err != nil {
 		return err // bad problem, or the solver failed: no result
 	}
 	if res.Status == core.Cancelled {
 		return fmt.Errorf("after %d iterations (relative gap %.3g): no result", res.Iter, res.RelGap)
 	}
-	n, d := p.X.Dims()
-	nsw := 0
-	for _, v := range swapped {
-		if v {
-			nsw++
-		}
-	}
-	out := trainOutput{
-		N: n, Dim: d, Triplets: len(p.Triplets), Swapped: nsw, Method: method.String(), Eta: c.eta, Lambda: c.lambda,
-		Iterations: res.Iter, Gap: res.Gap, RelGap: res.RelGap, Primal: res.Primal, Dual: res.Dual,
-		SumQOverM: res.SumQ / res.Budget, BudgetActive: res.BudgetActive, Status: res.Status.String(),
-		Seconds: res.Elapsed.Seconds(),
-	}
-	if out.Eigenvalues, err = core.Eigenvalues(res.A); err != nil {
+	out, err := newTrainOutput(p, res, swapped)
+	if err != nil {
 		return err
 	}
-	for i := 0; i < d; i++ {
-		row := make([]float64, d)
-		for j := range row {
-			row[j] = res.A.At(i, j)
-		}
-		out.A = append(out.A, row)
-	}
-	out.Collapsed = len(out.Eigenvalues) == 0 || p.Collapsed(out.Eigenvalues[0])
 	var notConverged error
 	if res.Status != core.Converged {
 		notConverged = &exitError{code: 3, msg: fmt.Sprintf("not converged: %s after %d iterations at relative gap %.3g (asked %g)", res.Status, res.Iter, res.RelGap, c.tol)}
@@ -334,22 +270,104 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return notConverged
 	}
-	fmt.Fprintf(stdout, "data         %s: %d rows, %d features, %d classes\n", c.data, n, d, len(ds.Classes))
-	fmt.Fprintf(stdout, "triplets     %d (%d swapped)\n", len(p.Triplets), nsw)
-	fmt.Fprintf(stdout, "method       %s, η = %g, λ = %g\n", method, c.eta, c.lambda)
-	fmt.Fprintf(stdout, "status       %s after %d iterations in %.3fs\n", res.Status, res.Iter, res.Elapsed.Seconds())
-	fmt.Fprintf(stdout, "gap          Δ = %.3g, relative %.3g (P = %.10g, L = %.10g)\n", res.Gap, res.RelGap, res.Primal, res.Dual)
+	out.print(stdout, c.data, len(ds.Classes))
+	return notConverged
+}
+
+// prepare standardizes every row and prepares the triplets: read from a file
+// (then swapped as --flip says), or drawn from the labels.
+func (c *common) prepare(ctx context.Context, ds *core.Dataset, tripletFile string, live bool, stderr io.Writer) (*core.Prepared, []bool, error) {
+	_, x, err := core.Standardize(ds.X, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tripletFile == "" {
+		var h *core.Hooks
+		if live {
+			h = &core.Hooks{Progress: func(done, total int) {
+				fmt.Fprintf(stderr, "\rfinding neighbours: %d of %d rows", done, total)
+			}}
+			defer fmt.Fprint(stderr, "\r\033[K")
+		}
+		return core.LabelData(ctx, h, x, ds.Labels, ds.Classes, core.TripletOptions{KSame: c.kSame, KDiff: c.kDiff, Flip: c.flip, Seed: c.seed})
+	}
+	f, err := os.Open(tripletFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, err := core.ReadTriplets(f, ds.Rows())
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", tripletFile, err)
+	}
+	ts, swapped := core.Flip(ts, c.flip, c.seed)
+	pp, err := core.Prepare(x, ts)
+	return pp, swapped, err
+}
+
+// solveLive solves p, showing t, Δ_t and the time on one line of a
+// terminal while it runs.
+func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool, stderr io.Writer) (*core.Result, error) {
+	if live {
+		var last time.Time
+		s.Progress = func(pr core.Progress) bool {
+			if time.Since(last) > 100*time.Millisecond {
+				last = time.Now()
+				fmt.Fprintf(stderr, "\rt = %-8d Δ_t = %-11.4g rel = %-10.3g %6.1fs", pr.Iter, pr.Gap, pr.RelGap, pr.Elapsed.Seconds())
+			}
+			return true
+		}
+		defer fmt.Fprint(stderr, "\r\033[K")
+	}
+	return core.Solve(ctx, p, s)
+}
+
+func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool) (*trainOutput, error) {
+	n, d := p.X.Dims()
+	nsw := 0
+	for _, v := range swapped {
+		if v {
+			nsw++
+		}
+	}
+	out := &trainOutput{
+		N: n, Dim: d, Triplets: len(p.Triplets), Swapped: nsw, Method: res.Method.String(), Eta: p.Eta, Lambda: p.Lambda,
+		Iterations: res.Iter, Gap: res.Gap, RelGap: res.RelGap, Primal: res.Primal, Dual: res.Dual,
+		SumQOverM: res.SumQ / res.Budget, BudgetActive: res.BudgetActive, Status: res.Status.String(),
+		Seconds: res.Elapsed.Seconds(),
+	}
+	var err error
+	if out.Eigenvalues, err = core.Eigenvalues(res.A); err != nil {
+		return nil, err
+	}
+	for i := 0; i < d; i++ {
+		row := make([]float64, d)
+		for j := range row {
+			row[j] = res.A.At(i, j)
+		}
+		out.A = append(out.A, row)
+	}
+	out.Collapsed = len(out.Eigenvalues) == 0 || p.Collapsed(out.Eigenvalues[0])
+	return out, nil
+}
+
+// print writes the result for a person.
+func (out *trainOutput) print(w io.Writer, file string, classes int) {
+	fmt.Fprintf(w, "data         %s: %d rows, %d features, %d classes\n", file, out.N, out.Dim, classes)
+	fmt.Fprintf(w, "triplets     %d (%d swapped)\n", out.Triplets, out.Swapped)
+	fmt.Fprintf(w, "method       %s, η = %g, λ = %g\n", out.Method, out.Eta, out.Lambda)
+	fmt.Fprintf(w, "status       %s after %d iterations in %.3fs\n", out.Status, out.Iterations, out.Seconds)
+	fmt.Fprintf(w, "gap          Δ = %.3g, relative %.3g (P = %.10g, L = %.10g)\n", out.Gap, out.RelGap, out.Primal, out.Dual)
 	act := "inactive: the robust problem equals the ordinary hinge-loss one here"
-	if res.BudgetActive {
+	if out.BudgetActive {
 		act = "active: the worst-case budget discounts the hardest triplets"
 	}
-	fmt.Fprintf(stdout, "Σq/m         %.4f, budget %s\n", res.SumQ/res.Budget, act)
-	fmt.Fprintf(stdout, "eigenvalues  %s\n", fmtVec(out.Eigenvalues, 8))
+	fmt.Fprintf(w, "Σq/m         %.4f, budget %s\n", out.SumQOverM, act)
+	fmt.Fprintf(w, "eigenvalues  %s\n", fmtVec(out.Eigenvalues, 8))
 	if out.Collapsed {
-		fmt.Fprintf(stdout, "COLLAPSED    A = 0: no metric beats ignoring the data for this worst case, so every\n"+
+		fmt.Fprintf(w, "COLLAPSED    A = 0: no metric beats ignoring the data for this worst case, so every\n"+
 			"             distance is 0 and k-NN cannot use it. The budget Σq ≤ Nη binds; raise η or lower λ.\n")
 	}
-	return notConverged
 }
 
 func fmtVec(v []float64, n int) string {

@@ -7,6 +7,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -71,11 +72,13 @@ type Session struct {
 	generation int // counts loads, so a cached problem is never reused across datasets
 
 	key     problemKey
-	prob    *core.Problem
+	prep    *core.Prepared // the triplets of key, ready for any η and λ
 	swapped []bool
-	warm    []float64 // q of the last run on prob
+	warm    []float64 // q of the last run on prep
 
-	xAll          *mat.Dense // every row, standardized with the training rows' mean and std
+	// One standardizer, fitted on the training rows, maps every row.
+	xAll          *mat.Dense // every row, standardized
+	xTrain        *mat.Dense // the training rows of xAll
 	yTrain, yTest []int      // the labels of the training and test rows
 
 	// The Euclidean view and error depend only on the data and the split.
@@ -161,13 +164,20 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		}
 	}
 	train, test := core.StratifiedSplit(ds.Labels, req.TestFrac, req.Seed)
+	// One standardizer, fitted on the training rows, maps every row; data
+	// whose every feature is constant there is refused now, not at Train.
+	st, xTrain, err := core.Standardize(ds.X, train)
+	if err != nil {
+		e := &protocol.Error{Message: err.Error()}
+		e.Columns, e.Preview, e.Header = sniff(raw)
+		return nil, e
+	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
-	s.prob, s.warm = nil, nil
-	// Every row standardized with the training rows' mean and std (as
-	// core.BuildProblem does for the training rows), and the labels of the
-	// two parts: they depend on the split only, not on the triplets.
-	s.xAll, s.euclid = core.FitStandardizer(ds.X, train).Transform(ds.X), nil
+	s.prep, s.warm = nil, nil
+	// The labels of the two parts depend on the split only, not on the
+	// triplets.
+	s.xAll, s.xTrain, s.euclid = st.Transform(ds.X), xTrain, nil
 	s.yTrain, s.yTest = make([]int, len(train)), make([]int, len(test))
 	for k, i := range train {
 		s.yTrain[k] = ds.Labels[i]
@@ -201,7 +211,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	if ds.Dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped))
 	}
-	if c := core.FitStandardizer(ds.X, train).ConstantColumns(); len(c) > 0 && len(c) < len(ds.Features) {
+	if c := st.ConstantColumns(); len(c) > 0 {
 		var names []string
 		for _, j := range c[:min(len(c), 5)] {
 			names = append(names, strconv.Quote(ds.Features[j]))
@@ -242,17 +252,18 @@ func positional(n int) []string {
 // Train runs a Train request on the loaded dataset, sending progress
 // messages (at most one per s.Every) through post, and returns the result
 // or an error for the user. Cancelling ctx stops the run; the result then
-// has status "stopped".
+// has status "stopped". It prepares the data (data), solves (solve) and
+// computes what the page shows (views).
 func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*protocol.Progress)) (*protocol.Result, *protocol.Error) {
-	fail := func(format string, a ...any) (*protocol.Result, *protocol.Error) {
-		return nil, &protocol.Error{Message: fmt.Sprintf(format, a...)}
+	fail := func(err error) (*protocol.Result, *protocol.Error) {
+		return nil, &protocol.Error{Message: err.Error()}
 	}
 	if s.ds == nil {
-		return fail("no dataset is loaded")
+		return fail(errors.New("no dataset is loaded"))
 	}
 	method, err := core.ParseMethod(req.Method)
 	if err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
 	// η and λ are checked by core.Solve (Problem.Validate), whose message
 	// is the one the user sees; the rest here, by spec's ranges.
@@ -261,32 +272,58 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		v float64
 	}{{spec.TolRange, req.Tol}, {spec.PageKRange.Named("k_same"), float64(req.KSame)}, {spec.PageKRange.Named("k_diff"), float64(req.KDiff)}, {spec.FlipRange, req.Flip}} {
 		if err := c.r.Check(c.v); err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 	}
-	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
-	if s.prob == nil || s.key != key {
-		// The neighbour search is O(n²·d): it reports its progress (the
-		// page shows it) and lets Stop in between rows.
-		hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
-			post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
-		}}
-		p, swapped, _, err := core.BuildProblemContext(ctx, hooks, s.ds.X, s.ds.Labels, s.ds.Classes, s.train, core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed}, req.Eta, req.Lambda)
-		if ctx.Err() != nil {
-			final := protocol.Progress{Status: spec.Stopped}
-			post(&final)
-			return fail("stopped while finding neighbours")
-		}
-		if err != nil {
-			return fail("%v", err)
-		}
-		s.key, s.prob, s.swapped, s.warm = key, p, swapped, nil
+	if err := s.data(ctx, req, post); err != nil {
+		return fail(err)
 	}
-	p := s.prob
-	p.Eta, p.Lambda = req.Eta, req.Lambda
-
-	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield}
+	p := s.prep.Problem(req.Eta, req.Lambda)
 	warm := req.Warm && len(s.warm) == len(p.Triplets)
+	res, err := s.solve(ctx, p, method, req, warm, post)
+	if err != nil {
+		return fail(err)
+	}
+	out, err := s.views(p, res)
+	if err != nil {
+		return fail(err)
+	}
+	out.Method, out.Warm = method.String(), warm
+	return out, nil
+}
+
+// data prepares the triplets a request asks for (label triplets on the
+// standardized training rows, some swapped), unless they are the ones
+// prepared last: a warm restart after η or λ changed reuses them, with
+// their pair index and scales.
+func (s *Session) data(ctx context.Context, req protocol.Train, post func(*protocol.Progress)) error {
+	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
+	if s.prep != nil && s.key == key {
+		return nil
+	}
+	// The neighbour search is O(n²·d): it reports its progress (the page
+	// shows it) and lets Stop in between rows.
+	hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
+		post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
+	}}
+	pp, swapped, err := core.LabelData(ctx, hooks, s.xTrain, s.yTrain, s.ds.Classes,
+		core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed})
+	if ctx.Err() != nil {
+		post(&protocol.Progress{Status: spec.Stopped})
+		return errors.New("stopped while finding neighbours")
+	}
+	if err != nil {
+		return err
+	}
+	s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
+	return nil
+}
+
+// solve runs the solver on p, posting the trace as it goes and, the moment
+// it stops, a last progress with the status and the rest of the curve (the
+// views take a few more milliseconds).
+func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method, req protocol.Train, warm bool, post func(*protocol.Progress)) (*core.Result, error) {
+	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield}
 	if warm {
 		settings.Warm = s.warm
 	}
@@ -308,22 +345,30 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	}
 	res, err := core.Solve(ctx, p, settings)
 	if err != nil {
-		return fail("%v", err)
+		return nil, err
 	}
 	s.warm = res.Q
-	status := res.Status.String()
-	if res.Status == core.Cancelled {
-		status = spec.Stopped
-	}
-	// Say at once that the solver stopped, with the rest of the curve; the
-	// views below take a few more milliseconds.
 	final := progress(res.Progress)
-	final.Status, final.Iters, final.Gaps = status, iters, gaps
+	final.Status, final.Iters, final.Gaps = status(res.Status), iters, gaps
 	post(&final)
+	return res, nil
+}
 
-	out := &protocol.Result{Progress: progress(res.Progress), Method: method.String(), Warm: warm,
+// status is a run's status as the page names it: a cancelled run was
+// stopped by the user.
+func status(st core.Status) string {
+	if st == core.Cancelled {
+		return spec.Stopped
+	}
+	return st.String()
+}
+
+// views computes what the page shows of a result: A and its eigenvalues,
+// both projections, both test errors and the suspects.
+func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, error) {
+	out := &protocol.Result{Progress: progress(res.Progress),
 		Triplets: len(p.Triplets), D: len(s.ds.Features), N: s.ds.Rows(), Test: s.test}
-	out.Status = status
+	out.Status = status(res.Status)
 	for _, w := range s.swapped {
 		if w {
 			out.Swapped++
@@ -339,18 +384,19 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
 	// is the learned metric's, for both the picture and k-NN.
 	var root mat.SymDense
+	var err error
 	if out.Eigen, err = core.SqrtTo(&root, res.A); err != nil {
-		return fail("%v", err)
+		return nil, err
 	}
 	var mapped mat.Dense
 	mapped.Mul(s.xAll, &root)
 	if err := s.euclidView(); err != nil {
-		return fail("%v", err)
+		return nil, err
 	}
 	out.Euclid = s.euclid
 	learned, err := core.Project(&mapped, nil, s.train)
 	if err != nil {
-		return fail("%v", err)
+		return nil, err
 	}
 	out.Learned = learned.RawMatrix().Data
 	out.Labels = make([]float64, n)
@@ -373,7 +419,7 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	if len(s.test) > 0 {
 		out.ErrEuclid = s.errEuclid
 		if out.ErrLearn, err = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K); err != nil {
-			return fail("%v", err)
+			return nil, err
 		}
 	}
 	return out, nil

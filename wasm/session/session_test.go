@@ -357,3 +357,42 @@ func TestBuiltinUnreadable(t *testing.T) {
 		t.Errorf("unreadable built-in: %v", e)
 	}
 }
+
+// A warm restart after η or λ changed reuses the prepared triplets (their
+// pair index and scales); new triplet settings prepare new ones.
+func TestPreparedKept(t *testing.T) {
+	s := newSession()
+	load(t, s, "Wine")
+	req := defaultTrain()
+	if _, e := s.Train(context.Background(), req, func(*protocol.Progress) {}); e != nil {
+		t.Fatal(e.Message)
+	}
+	first := s.prep
+	req.Eta, req.Lambda, req.Warm = 0.9, 4, true
+	res, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil || !res.Warm || s.prep != first {
+		t.Errorf("after η, λ changed: %v, warm %v, same preparation %v", e, res != nil && res.Warm, s.prep == first)
+	}
+	req.KSame = 2
+	if _, e := s.Train(context.Background(), req, func(*protocol.Progress) {}); e != nil || s.prep == first {
+		t.Errorf("after k_same changed: %v, same preparation %v", e, s.prep == first)
+	}
+}
+
+// A file whose every feature is constant on the training rows is refused
+// when read, and the dataset before it stays.
+func TestLoadRefusesConstantData(t *testing.T) {
+	s := newSession()
+	load(t, s, "Iris")
+	csv := "a,b,label\n"
+	for i := 0; i < 20; i++ {
+		csv += "1,2," + []string{"x", "y"}[i%2] + "\n"
+	}
+	_, e := s.Load(protocol.Load{CSV: csv, FileName: "same.csv", TestFrac: 0.15, Seed: 1})
+	if e == nil || !strings.Contains(e.Message, "constant") || len(e.Columns) != 3 {
+		t.Fatalf("error %+v", e)
+	}
+	if s.name != "Iris" {
+		t.Errorf("the dataset is now %q", s.name)
+	}
+}
