@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -519,19 +520,8 @@ func StratifiedSplit(labels []int, testFrac float64, seed uint64) (train, test [
 	if testFrac < 0 || testFrac >= 1 {
 		panic("core: test fraction outside [0, 1)")
 	}
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range labels {
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
-	slices.Sort(classes)
 	rng := rand.New(rand.NewPCG(seed, 0x5eed5))
-	for _, c := range classes {
-		idx := byClass[c]
-		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	for _, idx := range shuffledByClass(labels, nil, rng) {
 		k := int(math.Round(testFrac * float64(len(idx))))
 		if k == 0 && testFrac > 0 && len(idx) >= 2 {
 			k = 1
@@ -545,6 +535,39 @@ func StratifiedSplit(labels []int, testFrac float64, seed uint64) (train, test [
 	slices.Sort(train)
 	slices.Sort(test)
 	return train, test
+}
+
+// shuffledByClass groups rows (nil: all) by label, classes in ascending
+// order, rows within a class in the given order, and shuffles each group
+// with rng: the stratification StratifiedSplit and the CV folds share.
+func shuffledByClass(labels, rows []int, rng *rand.Rand) [][]int {
+	byClass := map[int][]int{}
+	add := func(i int) { byClass[labels[i]] = append(byClass[labels[i]], i) }
+	if rows == nil {
+		for i := range labels {
+			add(i)
+		}
+	} else {
+		for _, i := range rows {
+			add(i)
+		}
+	}
+	var groups [][]int
+	for _, c := range slices.Sorted(maps.Keys(byClass)) {
+		idx := byClass[c]
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		groups = append(groups, idx)
+	}
+	return groups
+}
+
+// SelectLabels returns the labels of the given rows, in that order.
+func SelectLabels(labels, rows []int) []int {
+	out := make([]int, len(rows))
+	for k, i := range rows {
+		out[k] = labels[i]
+	}
+	return out
 }
 
 // SelectRows returns the given rows of x as a new matrix.

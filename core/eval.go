@@ -43,11 +43,7 @@ func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o Tr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lab := make([]int, len(rows))
-	for k, i := range rows {
-		lab[k] = labels[i]
-	}
-	pp, swapped, err := LabelData(context.Background(), nil, xs, lab, classes, o)
+	pp, swapped, err := LabelData(context.Background(), nil, xs, SelectLabels(labels, rows), classes, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -199,7 +195,7 @@ func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOp
 		*warm = res.Q
 	}
 	xte := st.Transform(SelectRows(ds.X, test))
-	ytr, yte := pick(ds.Labels, train), pick(ds.Labels, test)
+	ytr, yte := SelectLabels(ds.Labels, train), SelectLabels(ds.Labels, test)
 	k := min(o.K, len(train))
 	if euclid, err = KNNError(nil, p.X, ytr, xte, yte, k); err != nil {
 		return 0, 0, err
@@ -208,14 +204,6 @@ func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOp
 		return 0, 0, err
 	}
 	return euclid, learned, nil
-}
-
-func pick(v []int, idx []int) []int {
-	out := make([]int, len(idx))
-	for k, i := range idx {
-		out[k] = v[i]
-	}
-	return out
 }
 
 // chooseLambda returns the λ of o.Grid with the lowest mean k-NN error over
@@ -258,21 +246,9 @@ func chooseLambda(ctx context.Context, ds *Dataset, train []int, o EvalOptions, 
 // seeded shuffle.
 func stratifiedFolds(labels []int, rows []int, k int, seed uint64) [][]int {
 	rng := rand.New(rand.NewPCG(seed, 0xf01d))
-	byClass := map[int][]int{}
-	var classes []int
-	for _, i := range rows {
-		l := labels[i]
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
-	slices.Sort(classes)
 	folds := make([][]int, k)
 	next := 0
-	for _, c := range classes {
-		idx := byClass[c]
-		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	for _, idx := range shuffledByClass(labels, rows, rng) {
 		for _, i := range idx {
 			folds[next%k] = append(folds[next%k], i)
 			next++

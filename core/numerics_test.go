@@ -458,7 +458,7 @@ func TestDeterministic(t *testing.T) {
 	x, ds := loadStd(t, "wine.csv")
 	run := func() *Result {
 		tr, _ := StratifiedSplit(ds.Labels, 0.15, 42)
-		ts, err := LabelTriplets(SelectRows(x, tr), pick(ds.Labels, tr), ds.Classes, 3, 3)
+		ts, err := LabelTriplets(SelectRows(x, tr), SelectLabels(ds.Labels, tr), ds.Classes, 3, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

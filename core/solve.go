@@ -164,23 +164,7 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 		}
 		c.proj.projectTo(q0, s.Warm)
 	}
-	var m stepper
-	switch s.Method {
-	case Fast:
-		f := &fista{}
-		if scaled {
-			f.w, f.u = p.scales()
-		} else {
-			f.w, f.u = c.proj.ones, c.proj.ones
-		}
-		m = f
-	case Nesterov:
-		m = &nesterov{}
-	case Gradient:
-		m = &projGrad{}
-	default:
-		panic(fmt.Sprintf("core: unknown method %d", s.Method))
-	}
+	m := newStepper(p, c, s.Method, scaled)
 	res := &Result{Method: s.Method}
 	err := m.init(c, q0)
 	for err == nil {
@@ -228,6 +212,24 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}
 	}
 	return res, nil
+}
+
+// newStepper returns the method; scaled = false gives the fast method
+// without its scaling.
+func newStepper(p *Problem, c *certificate, m Method, scaled bool) stepper {
+	switch m {
+	case Fast:
+		f := &fista{w: c.proj.ones, u: c.proj.ones}
+		if scaled {
+			f.w, f.u = p.scales()
+		}
+		return f
+	case Nesterov:
+		return &nesterov{}
+	case Gradient:
+		return &projGrad{}
+	}
+	panic(fmt.Sprintf("core: unknown method %d", m))
 }
 
 // SolveError is a run that failed: a number went out of range or an

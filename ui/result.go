@@ -237,12 +237,19 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 // scaled without smoothing, then the labels.
 func (h *Heatmap) paint() {
 	r := h.Result
-	if r == nil || h.canvas == nil || r.D == 0 {
+	if r == nil || r.D == 0 {
 		return
 	}
-	defer func() { recover() }() // the canvas may already be gone
-	canvas := h.canvas.Node()
+	// The canvas in the page now: a later render may have replaced the one
+	// this paint was scheduled for, or removed it.
+	canvas := js.Global().Get("document").Call("querySelector", `[data-testid="metric-heatmap"] canvas`)
+	if canvas.IsNull() {
+		return
+	}
 	ctx := canvas.Call("getContext", "2d")
+	if ctx.IsNull() {
+		return
+	}
 	d := r.D
 	scale := maxAbs(r.A)
 	if scale == 0 {

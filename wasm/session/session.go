@@ -178,13 +178,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	// The labels of the two parts depend on the split only, not on the
 	// triplets.
 	s.xAll, s.xTrain, s.euclid = st.Transform(ds.X), xTrain, nil
-	s.yTrain, s.yTest = make([]int, len(train)), make([]int, len(test))
-	for k, i := range train {
-		s.yTrain[k] = ds.Labels[i]
-	}
-	for k, i := range test {
-		s.yTest[k] = ds.Labels[i]
-	}
+	s.yTrain, s.yTest = core.SelectLabels(ds.Labels, train), core.SelectLabels(ds.Labels, test)
 
 	out := &protocol.Dataset{
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
