@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"reflect"
 )
 
 // Under A = diag(1, 0) only the first coordinate counts: kNN that fails
@@ -84,16 +85,42 @@ func TestEigenvaluesDescending(t *testing.T) {
 	}
 }
 
-// The paper's protocol runs end to end on Iris and the learned metric is
-// not worse than chance; with noise-free triplets it is near the Euclidean.
+// The paper's protocol runs end to end on Iris with 20 % of the triplets
+// swapped: each repetition holds out 24 rows (8 per class), λ comes from
+// the grid, the means are those of the repetitions, the same seed gives the
+// same report, and each metric errs on at most 4 of the 24 held-out rows in
+// every repetition. Measured with this seed: Euclid 0, 2, 2 rows, the
+// learned metric 1, 4, 2 — with a fifth of the triplets wrong it is no
+// better than Euclid on Iris, which is nearly separable as it is.
 func TestEvaluateIris(t *testing.T) {
 	_, ds := loadStd(t, "iris.csv")
-	rep, err := Evaluate(context.Background(), ds, EvalOptions{Reps: 2, Folds: 2, Grid: []float64{0.5, 8}, Triplets: TripletOptions{Flip: 0.2}})
+	o := EvalOptions{Reps: 3, Folds: 2, Grid: []float64{0.5, 8}, Triplets: TripletOptions{Flip: 0.2}, Seed: 3}
+	rep, err := Evaluate(context.Background(), ds, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.RMLErr) != 2 || len(rep.Lambdas) != 2 || rep.RMLMean > 0.2 || rep.EuclidMean > 0.2 {
+	if len(rep.RMLErr) != 3 || len(rep.EuclidErr) != 3 || len(rep.Lambdas) != 3 {
 		t.Fatalf("report %+v", rep)
+	}
+	var sr, se float64
+	for r := range rep.RMLErr {
+		if l := rep.Lambdas[r]; l != 0.5 && l != 8 {
+			t.Errorf("repetition %d: λ = %v, not from the grid", r, l)
+		}
+		for _, e := range []float64{rep.RMLErr[r], rep.EuclidErr[r]} {
+			if k := e * 24; k != math.Round(k) || k > 4 {
+				t.Errorf("repetition %d: error %v is not at most 4 of 24 rows", r, e)
+			}
+		}
+		sr += rep.RMLErr[r]
+		se += rep.EuclidErr[r]
+	}
+	if !relClose(rep.RMLMean, sr/3, 1e-12) || !relClose(rep.EuclidMean, se/3, 1e-12) {
+		t.Errorf("means %v, %v; of the repetitions %v, %v", rep.RMLMean, rep.EuclidMean, sr/3, se/3)
+	}
+	again, err := Evaluate(context.Background(), ds, o)
+	if err != nil || !reflect.DeepEqual(rep, again) {
+		t.Errorf("same seed, another report: %+v and %+v (%v)", rep, again, err)
 	}
 }
 
