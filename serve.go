@@ -156,7 +156,8 @@ func handler(root string) http.Handler {
 }
 
 // allowed maps a URL path to a file of the app, or says no: "/" is
-// index.html; assets/ (but not its Go source) and build/ are served.
+// index.html; assets/ (but no .go file, should one be put there) and build/
+// are served.
 func allowed(urlPath string) (string, bool) {
 	if urlPath == "/" || urlPath == "/index.html" {
 		return "index.html", true

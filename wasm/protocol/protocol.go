@@ -58,7 +58,7 @@ type Load struct {
 	Builtin     string // name from Ready.Builtins
 	CSV         string // the file's text, when Builtin is empty
 	FileName    string
-	Label       string // label column: name or 1-based index; "" = the last
+	Label       string // label column: a header name or a 0-based index; "" = the last
 	DropMissing bool
 	TestFrac    float64 // share of rows held out for the test error
 	Seed        uint64  // seed of the split

@@ -207,7 +207,8 @@ func yielder() func() {
 
 func (w *worker) post(m protocol.Message) {
 	if err := jsmsg.Post(w.self, m); err != nil {
-		// A value JSON cannot carry (NaN, ±Inf) is a bug worth saying so.
+		// Encode refuses only a malformed message (a body that does not
+		// match its kind): a bug in this program, and worth saying so.
 		jsmsg.Post(w.self, protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "internal error: " + err.Error()}})
 	}
 }
