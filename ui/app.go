@@ -5,9 +5,6 @@ package main
 import (
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
-
-	"github.com/rml-lab/rml/ui/store"
-	"github.com/rml-lab/rml/wasm/protocol"
 )
 
 // App is the page. It renders from the store; every change goes through
@@ -37,17 +34,17 @@ func (a *App) Render() vecty.ComponentOrHTML {
 					vecty.Text(string(s.Status))),
 			),
 		),
-		messageLine(s),
+		messageLine(s.Message, s.Notice),
 		elem.Main(vecty.Markup(vecty.Class("layout")),
 			elem.Div(vecty.Markup(vecty.Class("controls")),
-				&DataPanel{State: s, Dispatch: d, Key: dataKeyOf(s)},
-				&Panel{Key: sideKey(s), Draw: func() *vecty.HTML { return sidePanel(s, d) }},
-				&Panel{Key: paramKey(s), Draw: func() *vecty.HTML { return paramPanel(s, d) }},
+				&DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open},
+				&Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d) }},
+				&Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }},
 			),
 			elem.Div(vecty.Markup(vecty.Class("views")),
-				a.chart,
-				&Projections{Result: res, Data: s.Data, Version: s.Version},
-				&Panel{Key: resultKey(s), Draw: func() *vecty.HTML { return resultPanel(s) }},
+				a.chart.with(chartProps(s)),
+				&Projections{Result: res, Data: s.Data},
+				&Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data}, Draw: resultPanel},
 			),
 		),
 		elem.Footer(vecty.Markup(vecty.Class("foot")),
@@ -56,61 +53,15 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	)
 }
 
-func messageLine(s *store.State) *vecty.HTML {
+// messageLine shows the page's message: an error (role alert) or a notice.
+func messageLine(msg string, notice bool) *vecty.HTML {
 	kind, role := "error", "alert"
-	if s.Notice {
+	if notice {
 		kind, role = "notice", "status"
 	}
-	if s.Message == "" {
+	if msg == "" {
 		kind = "empty"
 	}
 	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "message"), vecty.Class("message", kind), vecty.Attribute("role", role)),
-		vecty.Text(s.Message))
-}
-
-// panel is a titled section.
-func panel(title, class string, children ...vecty.MarkupOrChild) *vecty.HTML {
-	return elem.Section(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("panel", class)), elem.Heading2(vecty.Text(title))}, children...)...)
-}
-
-// Panel renders a panel through Draw and skips rendering while Key, the
-// part of the state it shows, is unchanged: a run's progress and the other
-// panels' changes then cost it nothing.
-type Panel struct {
-	vecty.Core
-	Key  any                `vecty:"prop"`
-	Draw func() *vecty.HTML `vecty:"prop"`
-}
-
-func (p *Panel) SkipRender(prev vecty.Component) bool {
-	q, ok := prev.(*Panel)
-	return ok && q.Key == p.Key
-}
-
-func (p *Panel) Render() vecty.ComponentOrHTML { return p.Draw() }
-
-func sideKey(s *store.State) any {
-	type key struct {
-		p       store.Params
-		data    *protocol.Dataset
-		version int
-	}
-	return key{s.Params, s.Data, s.Version}
-}
-
-func paramKey(s *store.State) any {
-	type key struct {
-		p                      store.Params
-		canTrain, running, res bool
-		version                int
-	}
-	return key{s.Params, s.CanTrain(), s.Status == store.Running, s.Result != nil, s.Version}
-}
-
-func resultKey(s *store.State) any {
-	type key struct {
-		version int
-		data    *protocol.Dataset
-	}
-	return key{s.Version, s.Data}
+		vecty.Text(msg))
 }

@@ -12,33 +12,17 @@ import (
 
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/protocol"
 )
-
-const svgNS = "http://www.w3.org/2000/svg"
-
-// svg makes an SVG element; Vecty needs the namespace on every one.
-func svg(tag string, m ...vecty.MarkupOrChild) *vecty.HTML {
-	return vecty.Tag(tag, append([]vecty.MarkupOrChild{vecty.Markup(vecty.Namespace(svgNS))}, m...)...)
-}
-
-func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
-// plain writes a number so that a program can read it back (the test hooks).
-func plain(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
 
 // Chart is panel 4: Δ_t against t on a log scale, drawn as it runs, with
 // the numbers beside it; hovering shows the values at an iteration.
 //
-// It reads the store itself (the trace, the latest progress, the
-// tolerance), so that a progress message can redraw it alone.
+// It is one instance that the glue gives new props and redraws alone on a
+// progress message (with), so that a run costs the main thread little.
 type Chart struct {
 	vecty.Core
-	State   *store.State
+	Props   ChartProps
 	hover   int // index into the trace under the pointer
 	hovered bool
 	pyr     draw.Pyramid // the trace summarized for drawing
@@ -47,11 +31,31 @@ type Chart struct {
 	drawn   bool
 }
 
+// ChartProps is what the chart shows.
+type ChartProps struct {
+	Trace   store.Trace       // Δ_t against t, every iteration reported
+	Last    protocol.Progress // the latest progress
+	Tol     float64           // the stopping level's tolerance
+	RunID   int               // the run the trace is of
+	Running bool
+	Rate    float64 // iterations per second so far, 0 before any
+}
+
+func chartProps(s *store.State) ChartProps {
+	return ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate()}
+}
+
+// with sets the chart's props and returns it, for a render.
+func (c *Chart) with(p ChartProps) *Chart {
+	c.Props = p
+	return c
+}
+
 const chartW, chartH = 560.0, 240.0
 
 func (c *Chart) Render() vecty.ComponentOrHTML {
-	s := c.State
-	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Params.Tol
+	s := c.Props
+	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
 	box := draw.Box{X: 60, Y: 12, W: chartW - 72, H: chartH - 46}
 	children := []vecty.MarkupOrChild{vecty.Markup(
 		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
@@ -111,7 +115,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		}
 	} else {
 		msg := "Train to see the duality gap Δ_t fall."
-		if last.Phase == "neighbours" && s.Status == store.Running {
+		if last.Phase == "neighbours" && s.Running {
 			msg = "Finding each point's nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
 		}
 		children = append(children, svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
@@ -122,7 +126,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		vecty.Attribute("text-anchor", "middle")), vecty.Text("duality gap Δ_t")))
 
 	rate := "—"
-	if r := s.Rate(); r > 0 {
+	if r := s.Rate; r > 0 {
 		rate = strconv.FormatFloat(r, 'f', 0, 64)
 	}
 	return panel("4 · Convergence", "chart",
@@ -154,24 +158,3 @@ func (c *Chart) pointer(e *vecty.Event, iters []float64) {
 		vecty.Rerender(c)
 	}
 }
-
-// localPoint maps the pointer of a mouse event on an element drawn at
-// viewW units wide (an SVG's viewBox, a canvas's width) to those units; ok
-// is false while the element has no width.
-func localPoint(e *vecty.Event, viewW float64) (x, y float64, ok bool) {
-	r := e.Get("currentTarget").Call("getBoundingClientRect")
-	w := r.Get("width").Float()
-	if w <= 0 {
-		return 0, 0, false
-	}
-	s := viewW / w
-	return (e.Get("clientX").Float() - r.Get("left").Float()) * s, (e.Get("clientY").Float() - r.Get("top").Float()) * s, true
-}
-
-func stat(label, testid, value string) *vecty.HTML {
-	return elem.Div(vecty.Markup(vecty.Class("stat")),
-		elem.Span(vecty.Markup(vecty.Class("k")), vecty.Text(label)),
-		elem.Span(vecty.Markup(vecty.Class("v"), vecty.Data("testid", testid)), vecty.Text(value)))
-}
-
-var itoa = strconv.Itoa

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -12,45 +13,45 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
-	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/protocol"
 )
 
-// maxUpload is the largest file the page reads.
-const maxUpload = spec.MaxFileBytes
-
-// dataKey is what the data panel shows; the panel skips rendering while
-// it is unchanged, so a running solver does not redraw the preview.
-type dataKey struct {
-	failed               *store.Failed
-	ready, loading       bool
-	dataset, label, file string
-	loadID, builtins     int
-	message              string
+// DataProps is what the data panel shows.
+type DataProps struct {
+	Ready, Loading           bool
+	Builtins                 []string
+	Dataset, Label, FileName string            // the current source
+	Data                     *protocol.Dataset // the loaded dataset, nil if none
+	Failed                   *store.Failed     // a file that could not be read
+	Columns                  []string          // of the last file read
+	Preview                  [][]string
+	Header                   bool
 }
 
-func dataKeyOf(s *store.State) dataKey {
-	return dataKey{failed: s.Failed, ready: s.Ready, loading: s.Loading, dataset: s.Params.Dataset, label: s.Params.Label,
-		file: s.FileName, loadID: s.LoadID, builtins: len(s.Builtins), message: s.Message}
+func dataProps(s *store.State) DataProps {
+	return DataProps{Ready: s.Ready, Loading: s.Loading, Builtins: s.Builtins, Dataset: s.Params.Dataset, Label: s.Params.Label,
+		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header}
 }
 
 // DataPanel is panel 1: the dataset, the file, the label column, a preview.
+// Open reads the files of a file input or a drop (the glue does that).
 type DataPanel struct {
 	vecty.Core
-	State    *store.State       `vecty:"prop"`
-	Dispatch func(store.Action) `vecty:"prop"`
-	Key      dataKey            `vecty:"prop"`
+	Props    DataProps            `vecty:"prop"`
+	Dispatch func(store.Action)   `vecty:"prop"`
+	Open     func(files js.Value) `vecty:"prop"`
 	dragging bool
 }
 
 // SkipRender skips the panel while nothing it shows changed.
 func (p *DataPanel) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*DataPanel)
-	return ok && q.Key == p.Key && q.dragging == p.dragging
+	return ok && reflect.DeepEqual(q.Props, p.Props) && q.dragging == p.dragging
 }
 
 func (p *DataPanel) Render() vecty.ComponentOrHTML {
-	s, d := p.State, p.Dispatch
+	s, d := p.Props, p.Dispatch
 	var opts []vecty.MarkupOrChild
 	opts = append(opts, vecty.Markup(vecty.Data("testid", "dataset-select"), vecty.Attribute("aria-label", "dataset"),
 		prop.Disabled(!s.Ready),
@@ -60,38 +61,13 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 			}
 		})))
 	for _, b := range s.Builtins {
-		opts = append(opts, elem.Option(vecty.Markup(prop.Value(b), vecty.Property("selected", b == s.Params.Dataset)), vecty.Text(b)))
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(b), vecty.Property("selected", b == s.Dataset)), vecty.Text(b)))
 	}
-	if s.Params.Dataset == "" {
+	if s.Dataset == "" {
 		opts = append(opts, elem.Option(vecty.Markup(prop.Value(""), vecty.Property("selected", true)), vecty.Text("Your file: "+s.FileName)))
 	}
 	if !s.Ready {
 		opts = append(opts, elem.Option(vecty.Text("starting the solver…")))
-	}
-	read := func(files js.Value) {
-		if files.Length() == 0 {
-			return
-		}
-		f := files.Index(0)
-		name := f.Get("name").String()
-		if size := f.Get("size").Int(); size > maxUpload {
-			d(store.UploadFailed{Message: name + " is " + strconv.FormatFloat(float64(size)/(1<<20), 'f', 1, 64) + " MiB; the page reads files up to " + strconv.Itoa(maxUpload>>20) + " MiB."})
-			return
-		}
-		var ok, fail js.Func
-		ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
-			ok.Release()
-			fail.Release()
-			d(store.Upload{Name: name, Text: args[0].String()})
-			return nil
-		})
-		fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
-			ok.Release()
-			fail.Release()
-			d(store.UploadFailed{Message: "Could not read " + name + ": " + args[0].Call("toString").String()})
-			return nil
-		})
-		f.Call("text").Call("then", ok, fail)
 	}
 	drop := elem.Div(vecty.Markup(vecty.Class("drop"), vecty.MarkupIf(p.dragging, vecty.Class("dragging")),
 		event.DragOver(func(e *vecty.Event) {
@@ -107,7 +83,7 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 		event.Drop(func(e *vecty.Event) {
 			p.dragging = false
 			vecty.Rerender(p)
-			read(e.Get("dataTransfer").Get("files"))
+			p.Open(e.Get("dataTransfer").Get("files"))
 		}).PreventDefault(),
 	),
 		elem.Label(vecty.Markup(vecty.Class("file")),
@@ -115,7 +91,7 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 			elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "csv-input"),
 				vecty.Attribute("accept", ".csv,.tsv,.txt,text/csv,text/tab-separated-values"),
 				event.Change(func(e *vecty.Event) {
-					read(e.Target.Get("files"))
+					p.Open(e.Target.Get("files"))
 					e.Target.Set("value", "")
 				}))),
 		),
@@ -141,9 +117,9 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 	)
 }
 
-func labelChoice(s *store.State, d func(store.Action)) *vecty.HTML {
-	builtin := s.Params.Dataset != "" && s.Failed == nil
-	current := s.Params.Label
+func labelChoice(s DataProps, d func(store.Action)) *vecty.HTML {
+	builtin := s.Dataset != "" && s.Failed == nil
+	current := s.Label
 	if s.Data != nil {
 		current = s.Data.LabelName
 	}
@@ -168,7 +144,7 @@ func labelChoice(s *store.State, d func(store.Action)) *vecty.HTML {
 	return elem.Label(vecty.Text("Label column "), elem.Select(opts...), elem.Small(vecty.Text(" "+note)))
 }
 
-func summary(s *store.State) *vecty.HTML {
+func summary(s DataProps) *vecty.HTML {
 	if s.Loading {
 		return elem.Paragraph(vecty.Markup(vecty.Class("summary")), vecty.Text("Loading…"))
 	}
@@ -186,7 +162,7 @@ func summary(s *store.State) *vecty.HTML {
 }
 
 // preview shows the first rows as read: all of it text, never markup.
-func preview(s *store.State) vecty.MarkupOrChild {
+func preview(s DataProps) vecty.MarkupOrChild {
 	if len(s.Preview) == 0 {
 		return nil
 	}

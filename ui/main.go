@@ -6,11 +6,13 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"syscall/js"
 
 	"github.com/hexops/vecty"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/jsmsg"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -57,7 +59,7 @@ func main() {
 		g.state.Notice = true
 	}
 	g.root = &App{glue: g}
-	g.root.chart = &Chart{State: g.state}
+	g.root.chart = &Chart{}
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
@@ -87,7 +89,7 @@ func (g *glue) Dispatch(a store.Action) {
 	// Progress changes only the convergence panel: redraw just that, so a
 	// run costs the main thread a few milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
-		vecty.Rerender(g.root.chart)
+		vecty.Rerender(g.root.chart.with(chartProps(g.state)))
 		return
 	}
 	vecty.Rerender(g.root)
@@ -136,6 +138,38 @@ func (g *glue) startWorker() {
 	g.handlers = []js.Func{onMessage, onError}
 	g.worker.Set("onmessage", onMessage)
 	g.worker.Set("onerror", onError)
+}
+
+// maxUpload is the largest file the page reads.
+const maxUpload = spec.MaxFileBytes
+
+// open reads the first of the files a file input or a drop offers, as
+// text, and dispatches it (or why it could not be read). Reading is
+// asynchronous; it belongs here, not to a component's render.
+func (g *glue) open(files js.Value) {
+	if files.Length() == 0 {
+		return
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	if size := f.Get("size").Int(); size > maxUpload {
+		g.Dispatch(store.UploadFailed{Message: name + " is " + strconv.FormatFloat(float64(size)/(1<<20), 'f', 1, 64) + " MiB; the page reads files up to " + strconv.Itoa(maxUpload>>20) + " MiB."})
+		return
+	}
+	var ok, fail js.Func
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ok.Release()
+		fail.Release()
+		g.Dispatch(store.Upload{Name: name, Text: args[0].String()})
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ok.Release()
+		fail.Release()
+		g.Dispatch(store.UploadFailed{Message: "Could not read " + name + ": " + args[0].Call("toString").String()})
+		return nil
+	})
+	f.Call("text").Call("then", ok, fail)
 }
 
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -29,52 +29,35 @@ func nearestStop(v float64) int {
 	return best
 }
 
-// number reads a typed number in r; on failure it dispatches a message that
-// names the field and what was expected, and returns ok = false.
-func number(d func(store.Action), field, text string, r spec.Range) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !r.OK(v) {
-		d(store.Invalid{Message: field + ": " + strconv.Quote(text) + " is not usable; expected " + r.Want + "."})
-		return 0, false
+// SideProps is what the side-information panel shows.
+type SideProps struct {
+	Params             store.Params
+	Train              int  // training rows of the loaded dataset
+	HasData, HasResult bool // whether a dataset is loaded, a run finished
+	Triplets, Swapped  int  // of the last run
+}
+
+func sideProps(s *store.State) SideProps {
+	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil}
+	if s.Data != nil {
+		p.Train = s.Data.Train
 	}
-	return v, true
-}
-
-func intInput(testid string, v int, set func(int), d func(store.Action), field string) *vecty.HTML {
-	return elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", testid), prop.Value(strconv.Itoa(v)),
-		vecty.Attribute("min", 1), vecty.Attribute("max", spec.PageMaxK), vecty.Attribute("step", 1),
-		event.Change(func(e *vecty.Event) {
-			if x, ok := number(d, field, e.Target.Get("value").String(), spec.PageKRange); ok {
-				set(int(x))
-			}
-		})))
-}
-
-// slider is a labelled range input in steps of 0.01 with its value beside it.
-func slider(label, testid string, lo, hi, v float64, set func(float64)) *vecty.HTML {
-	return elem.Label(vecty.Text(label),
-		elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", testid),
-			vecty.Attribute("min", lo), vecty.Attribute("max", hi), vecty.Attribute("step", 0.01),
-			prop.Value(strconv.FormatFloat(v, 'f', -1, 64)),
-			event.Input(func(e *vecty.Event) {
-				if x, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
-					set(x)
-				}
-			}))),
-		elem.Output(vecty.Text(" "+strconv.FormatFloat(v, 'f', 2, 64))),
-	)
+	if r := s.Result; r != nil {
+		p.Triplets, p.Swapped = r.Triplets, r.Swapped
+	}
+	return p
 }
 
 // sidePanel is panel 2: how triplets are drawn from the labels, and noise.
-func sidePanel(s *store.State, d func(store.Action)) *vecty.HTML {
+func sidePanel(s SideProps, d func(store.Action)) *vecty.HTML {
 	p := s.Params
 	count := "Load a dataset to see how many triplets it gives."
-	if s.Data != nil {
-		count = itoa(s.Data.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(s.Data.Train*p.KSame*p.KDiff) +
-			" triplets; about " + strconv.FormatFloat(p.Flip*float64(s.Data.Train*p.KSame*p.KDiff), 'f', 0, 64) + " will be swapped."
+	if s.HasData {
+		count = itoa(s.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(s.Train*p.KSame*p.KDiff) +
+			" triplets; about " + strconv.FormatFloat(p.Flip*float64(s.Train*p.KSame*p.KDiff), 'f', 0, 64) + " will be swapped."
 	}
-	if r := s.Result; r != nil {
-		count = "Last run: " + itoa(r.Triplets) + " triplets, " + itoa(r.Swapped) + " of them swapped."
+	if s.HasResult {
+		count = "Last run: " + itoa(s.Triplets) + " triplets, " + itoa(s.Swapped) + " of them swapped."
 	}
 	return panel("2 · Side information", "side",
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each training point x gives triplets (x, y, z): y one of its k_same nearest points of the same class, z one of its k_diff nearest of another class.")),
@@ -87,11 +70,23 @@ func sidePanel(s *store.State, d func(store.Action)) *vecty.HTML {
 	)
 }
 
+// ParamProps is what the parameter panel shows.
+type ParamProps struct {
+	Params                       store.Params
+	CanTrain, Running, HasResult bool
+	Warm                         bool // the last run started from the previous solution
+}
+
+func paramProps(s *store.State) ParamProps {
+	return ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running,
+		HasResult: s.Result != nil, Warm: s.Result != nil && s.Result.Warm}
+}
+
 // paramPanel is panel 3: η, λ, the method, the tolerance, the seed, and
 // the Train, Stop and Reset buttons.
-func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
+func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 	p := s.Params
-	running := s.Status == store.Running
+	running := s.Running
 	methods := []struct{ value, text string }{
 		{spec.Fast, "Fast: accelerated, adaptive step, restarts"},
 		{spec.Nesterov, "The paper’s Algorithm 1 (Nesterov)"},
@@ -142,14 +137,14 @@ func paramPanel(s *store.State, d func(store.Action)) *vecty.HTML {
 					})))),
 		),
 		elem.Div(vecty.Markup(vecty.Class("buttons")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain() || running),
+			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain || running),
 				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text("Train")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), prop.Disabled(!running),
 				event.Click(func(*vecty.Event) { d(store.Stop{}) })), vecty.Text("Stop")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(s.Result == nil && !running),
+			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(!s.HasResult && !running),
 				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
 		),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
-		vecty.If(s.Result != nil && s.Result.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
+		vecty.If(s.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
 	)
 }

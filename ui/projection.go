@@ -14,18 +14,18 @@ import (
 )
 
 // Projections is panel 5: the Euclidean and the learned 2-D views side by
-// side. It redraws only for a new result or a new hovered point.
+// side. It redraws only for a new result (a new pointer), a new dataset or
+// a new hovered point.
 type Projections struct {
 	vecty.Core
-	Result  *protocol.Result  `vecty:"prop"`
-	Data    *protocol.Dataset `vecty:"prop"`
-	Version int               `vecty:"prop"`
-	hover   [2]int            // row under the pointer in each view, -1 if none
+	Result *protocol.Result  `vecty:"prop"`
+	Data   *protocol.Dataset `vecty:"prop"`
+	hover  [2]int            // row under the pointer in each view, -1 if none
 }
 
 func (p *Projections) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Projections)
-	return ok && q.Version == p.Version && q.Data == p.Data && q.hover == p.hover
+	return ok && q.Result == p.Result && q.Data == p.Data && q.hover == p.hover
 }
 
 const projW, projH = 300.0, 280.0

@@ -4,6 +4,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -13,13 +14,19 @@ import (
 	"github.com/hexops/vecty/event"
 
 	"github.com/rml-lab/rml/ui/draw"
-	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
+// ResultProps is what the result panel shows: the last run's result on
+// the loaded dataset (a new result is a new pointer).
+type ResultProps struct {
+	Result *protocol.Result
+	Data   *protocol.Dataset
+}
+
 // resultPanel is panel 6: test errors, the matrix A, its eigenvalues and
 // whether the trust budget binds.
-func resultPanel(s *store.State) *vecty.HTML {
+func resultPanel(s ResultProps) *vecty.HTML {
 	r := s.Result
 	errE, errL, k := "—", "—", ""
 	if r != nil && len(r.Test) > 0 {
@@ -36,7 +43,7 @@ func resultPanel(s *store.State) *vecty.HTML {
 			stat("test error, learned", "error-learned", errL),
 		),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
-		&Heatmap{Result: r, Features: features, Version: s.Version},
+		&Heatmap{Result: r, Features: features},
 	}
 	if r != nil {
 		children = append(children, eigenList(r.Eigen), budgetLine(r), suspects(r, s.Data))
@@ -116,7 +123,6 @@ type Heatmap struct {
 	vecty.Core
 	Result   *protocol.Result `vecty:"prop"`
 	Features []string         `vecty:"prop"`
-	Version  int              `vecty:"prop"`
 	hover    [2]int           // entry under the pointer, when hovering
 	hovering bool
 	canvas   *vecty.HTML
@@ -124,7 +130,7 @@ type Heatmap struct {
 
 func (h *Heatmap) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Heatmap)
-	return ok && q.Version == h.Version && q.hover == h.hover && q.hovering == h.hovering
+	return ok && q.Result == h.Result && slices.Equal(q.Features, h.Features) && q.hover == h.hover && q.hovering == h.hovering
 }
 
 // Heat map layout: cells of at least minCell pixels leave room for the
