@@ -102,3 +102,18 @@ func must[T any](v T, err error) func(t testing.TB) T {
 		return v
 	}
 }
+
+// gaussianRows draws n rows of d standard normal features (seeded) and
+// labels them i mod k.
+func gaussianRows(seed uint64, n, d, k int) (*mat.Dense, []int) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	x := mat.NewDense(n, d, nil)
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = i % k
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return x, labels
+}

@@ -148,16 +148,8 @@ func TestLambdaRange(t *testing.T) {
 // to allocate 48 GB. It is refused, with the count, before any large
 // allocation.
 func TestTripletCountRefusedBeforeAllocating(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 3))
 	n := 2000
-	x := mat.NewDense(n, 3, nil)
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = i % 2
-		for j := 0; j < 3; j++ {
-			x.Set(i, j, rng.NormFloat64())
-		}
-	}
+	x, labels := gaussianRows(3, n, 3, 2)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := LabelTriplets(x, labels, []string{"a", "b"}, 999, 1000)
@@ -257,16 +249,8 @@ func TestLabelTripletsMatchFullSort(t *testing.T) {
 // Issue 7, case 4: building triplets reports progress, yields to the host
 // and stops when cancelled, with the context's error.
 func TestLabelTripletsCancelAndProgress(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
 	n := 3000
-	x := mat.NewDense(n, 4, nil)
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = i % 3
-		for j := 0; j < 4; j++ {
-			x.Set(i, j, rng.NormFloat64())
-		}
-	}
+	x, labels := gaussianRows(5, n, 4, 3)
 	var last, calls int
 	h := &Hooks{Progress: func(done, total int) {
 		if total != n || done < last || done > n {
@@ -403,16 +387,8 @@ func dsNotes(ds *Dataset) []string {
 // error below zero, and Δ as reported is never negative. The cases are the
 // ones that showed negative gaps: many classes, and a large λ.
 func TestGapRounding(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	n, d := 1000, 5
-	x := mat.NewDense(n, d, nil)
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = i % 200
-		for j := 0; j < d; j++ {
-			x.Set(i, j, rng.NormFloat64())
-		}
-	}
+	n := 1000
+	x, labels := gaussianRows(8, n, 5, 200)
 	ts, err := LabelTriplets(x, labels, nil, 1, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -109,6 +109,16 @@ func (p *page) uploadLoaded(name, text string) {
 	p.waitTrainEnabled()
 }
 
+// runSonar starts a long run: Sonar to the tolerance tol.
+func (p *page) runSonar(tol string) {
+	p.t.Helper()
+	p.set("dataset-select", "Sonar")
+	p.waitTrainEnabled()
+	p.set("tol", tol)
+	p.click("train")
+	p.waitStatus("running", 10*time.Second)
+}
+
 // trainsOnNewWorker checks that a second worker was started (window.Worker
 // wrapped to count them) and that a run on it converges.
 func (p *page) trainsOnNewWorker() {
@@ -256,11 +266,7 @@ func TestMarkupIsText(t *testing.T) {
 // 50 ms) is measured and reported by TestFigures.
 func TestStop(t *testing.T) {
 	p := open(t, "")
-	p.set("dataset-select", "Sonar")
-	p.waitTrainEnabled()
-	p.set("tol", "1e-9")
-	p.click("train")
-	p.waitStatus("running", 10*time.Second)
+	p.runSonar("1e-9")
 	p.poll(`+document.querySelector('[data-testid="iteration"]').textContent > 0`, 10*time.Second)
 	var frames int
 	p.eval(`new Promise((ok) => { let n = 0; const t0 = performance.now();
@@ -295,11 +301,7 @@ func TestWatchdog(t *testing.T) {
 				return w; };
 		})()`)
 	p := open(t, "", wrap)
-	p.set("dataset-select", "Sonar")
-	p.waitTrainEnabled()
-	p.set("tol", "1e-12")
-	p.click("train")
-	p.waitStatus("running", 10*time.Second)
+	p.runSonar("1e-12")
 	p.eval(`window.__dropStops = true`, new(bool))
 	p.click("stop")
 	p.poll(`document.querySelector('[data-testid="message"]').textContent.includes('restarted')`, 15*time.Second)
@@ -376,11 +378,7 @@ func TestWorkerRestart(t *testing.T) {
 				w.onmessage({data: {fatal: 'the solver program exited'}}); return true; };
 		})()`)
 	p := open(t, "", wrap)
-	p.set("dataset-select", "Sonar")
-	p.waitTrainEnabled()
-	p.set("tol", "1e-9")
-	p.click("train")
-	p.waitStatus("running", 5*time.Second)
+	p.runSonar("1e-9")
 	p.eval(`window.__killWorker()`, new(bool))
 	p.waitStatus("error", 5*time.Second)
 	if m := p.text("message"); !strings.Contains(m, "restarted") || !strings.Contains(m, "the solver program exited") {
