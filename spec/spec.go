@@ -81,6 +81,12 @@ func RelGap(gap, primal float64) float64 {
 	return gap / math.Max(1, math.Abs(primal))
 }
 
+// StopGap is the gap at which a run with tolerance tol and primal value P
+// stops: RelGap(Δ, P) ≤ tol exactly when Δ ≤ StopGap(tol, P).
+func StopGap(tol, primal float64) float64 {
+	return tol * math.Max(1, math.Abs(primal))
+}
+
 // Range is a setting's admissible values, with its name and what a user
 // must enter, for messages.
 type Range struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/hexops/vecty/elem"
 	"github.com/hexops/vecty/event"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -93,8 +94,8 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		grid = append(grid, svg("path", vecty.Markup(vecty.Class("grid"), vecty.Attribute("d", gridPath))))
 		children = append(children, grid...)
 		children = append(children, svg("g", append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}, labels...)...))
-		// The stopping level: Δ ≤ tol·max(1, |P|).
-		if stop := tol * math.Max(1, math.Abs(last.Primal)); stop > 0 && math.Log10(stop) >= cv.YLo {
+		// The stopping level (spec's rule).
+		if stop := spec.StopGap(tol, last.Primal); stop > 0 && math.Log10(stop) >= cv.YLo {
 			y := cv.Y(stop)
 			children = append(children,
 				svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
