@@ -304,11 +304,17 @@ func newEvaluator(p *Problem) *evaluator {
 func (e *evaluator) formM(dst, q []float64) {
 	// w_p = Σ_{i: (I,K) = p} q_i − Σ_{i: (I,J) = p} q_i
 	clear(e.w)
-	d := e.d
 	for t, qt := range q {
 		e.w[e.dis[t]] += qt
 		e.w[e.sim[t]] -= qt
 	}
+	e.formW(dst)
+}
+
+// formW sets dst (d×d, row-major, upper triangle) to Σ_p w_p e_p e_pᵀ for
+// the pair weights in e.w.
+func (e *evaluator) formW(dst []float64) {
+	d := e.d
 	// Y = L_w X_t: row a += w_p (x_a − x_b), row b −= w_p (x_a − x_b).
 	// Only rows touched by a pair with w_p ≠ 0 are non-zero; q is sparse near
 	// the optimum, so they are listed and the rest skipped.

@@ -28,6 +28,14 @@ const (
 	// Gradient is projected gradient with an Armijo backtracking step, the
 	// paper's RML_gd.
 	Gradient
+	// LMNN is the paper's LMNN baseline: the hinge loss on the same
+	// triplets plus λ/2·tr(W A), by projected sub-gradient (baselines.go).
+	LMNN
+	// Xing is Xing et al.'s MMC baseline, with the must-link and
+	// cannot-link pairs read off the triplets (baselines.go).
+	Xing
+	// Euclid is the Euclidean metric, A = I.
+	Euclid
 )
 
 func (m Method) String() string {
@@ -37,13 +45,13 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod returns the Method named s ("fast", "nesterov" or "gradient",
-// as spec.Methods lists them).
+// ParseMethod returns the Method named s, one of spec.Methods.
 func ParseMethod(s string) (Method, error) {
-	if err := spec.CheckMethod(s); err != nil {
-		return 0, err
+	i := slices.Index(spec.Methods, s)
+	if i < 0 {
+		return 0, fmt.Errorf("unknown method %q: expected fast, nesterov, gradient, lmnn, xing or euclid", s)
 	}
-	return Method(slices.Index(spec.Methods, s)), nil
+	return Method(i), nil
 }
 
 // Status says why Solve returned.
@@ -100,6 +108,9 @@ type Settings struct {
 
 // Progress is the state after one iteration.
 type Progress struct {
+	// Certified is true when Gap is a duality gap (the robust problem's
+	// methods); a baseline reports its own stopping measure instead.
+	Certified    bool
 	Iter         int           // iterations done (1 after the first)
 	Gap          float64       // Δ = L(q) + P(A) ≥ 0 for the best q and A so far
 	RelGap       float64       // Δ / max(1, |P|)
@@ -136,17 +147,9 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Tol == 0 {
-		s.Tol = spec.Tol
-	}
-	if s.Tol < 0 || math.IsNaN(s.Tol) {
-		panic("core: negative tolerance")
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = 1_000_000
-	}
-	if s.YieldEvery == 0 && runtime.GOOS == "js" {
-		s.YieldEvery = 20 * time.Millisecond
+	s.defaults()
+	if isBaseline(s.Method) {
+		return solveBaseline(ctx, p, s)
 	}
 	N := len(p.Triplets)
 	if s.Warm != nil && len(s.Warm) != N {
@@ -167,37 +170,18 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 	m := newStepper(p, c, s.Method, scaled)
 	res := &Result{Method: s.Method}
 	err := m.init(c, q0)
-	for err == nil {
-		if err = m.iterate(c); err != nil {
-			break
-		}
-		c.iter++
-		pr := c.progress(time.Since(start))
-		switch {
-		case pr.RelGap <= s.Tol:
-			res.Status = Converged
-		case c.iter >= s.MaxIter:
-			res.Status = IterationLimit
-		case s.TimeLimit > 0 && pr.Elapsed >= s.TimeLimit:
-			res.Status = TimeLimit
-		case ctx.Err() != nil:
-			res.Status = Cancelled
-		}
-		if s.Progress != nil && !s.Progress(pr) && res.Status == NotTerminated {
-			res.Status = Stopped
-		}
-		if res.Status != NotTerminated {
-			break
-		}
-		err = tk.tick()
+	if err == nil {
+		res.Status, err = drive(ctx, s, tk,
+			func() error {
+				if err := m.iterate(c); err != nil {
+					return err
+				}
+				c.iter++
+				return nil
+			},
+			func() Progress { return c.progress(time.Since(start)) })
 	}
-	switch {
-	case err == nil:
-	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		res.Status, err = Cancelled, nil
-	default:
-		res.Status = Failed
-	}
+	res.Status, err = endStatus(ctx, res.Status, err)
 	if l, ok := m.(interface{ lipschitz() float64 }); ok {
 		res.Lg = l.lipschitz()
 	}
@@ -212,6 +196,68 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}
 	}
 	return res, nil
+}
+
+// defaults fills the zero fields of s.
+func (s *Settings) defaults() {
+	if s.Tol == 0 {
+		s.Tol = spec.Tol
+	}
+	if s.Tol < 0 || math.IsNaN(s.Tol) {
+		panic("core: negative tolerance")
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 1_000_000
+	}
+	if s.YieldEvery == 0 && runtime.GOOS == "js" {
+		s.YieldEvery = 20 * time.Millisecond
+	}
+}
+
+// drive is the loop every method runs in: it takes a step, reads the
+// progress, ends the run when the relative gap (or, for a baseline, its own
+// stopping measure) reaches s.Tol, a limit is reached, the context is
+// cancelled or the callback says stop, and lets the host breathe between
+// steps. It returns the status, or the error a step returned.
+func drive(ctx context.Context, s Settings, tk *ticker, step func() error, progress func() Progress) (Status, error) {
+	for {
+		if err := step(); err != nil {
+			return NotTerminated, err
+		}
+		pr := progress()
+		status := NotTerminated
+		switch {
+		case pr.RelGap <= s.Tol:
+			status = Converged
+		case pr.Iter >= s.MaxIter:
+			status = IterationLimit
+		case s.TimeLimit > 0 && pr.Elapsed >= s.TimeLimit:
+			status = TimeLimit
+		case ctx.Err() != nil:
+			status = Cancelled
+		}
+		if s.Progress != nil && !s.Progress(pr) && status == NotTerminated {
+			status = Stopped
+		}
+		if status != NotTerminated {
+			return status, nil
+		}
+		if err := tk.tick(); err != nil {
+			return NotTerminated, err
+		}
+	}
+}
+
+// endStatus turns a run's error into its status: a cancelled context is
+// Cancelled (no error), anything else Failed.
+func endStatus(ctx context.Context, st Status, err error) (Status, error) {
+	switch {
+	case err == nil:
+		return st, nil
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return Cancelled, nil
+	}
+	return Failed, err
 }
 
 // newStepper returns the method; scaled = false gives the fast method
@@ -397,7 +443,7 @@ func (c *certificate) progress(el time.Duration) Progress {
 	// with 200 classes). Δ is reported as 0 then: the points are optimal to
 	// rounding (TestGapRounding bounds the raw value).
 	gap := max(0, c.bestL+c.bestP)
-	return Progress{
+	return Progress{Certified: true,
 		Iter: c.iter, Gap: gap, RelGap: spec.RelGap(gap, c.bestP),
 		Dual: c.bestL, Primal: c.bestP, SumQ: s, Budget: c.e.m,
 		BudgetActive: s >= c.e.m*(1-1e-9), Evaluations: c.evals, Elapsed: el,

@@ -18,14 +18,23 @@ const (
 	Fast     = "fast"     // accelerated projected gradient, scaled, with restarts (the default)
 	Nesterov = "nesterov" // the paper's Algorithm 1
 	Gradient = "gradient" // projected gradient with Armijo steps (the paper's RML_gd)
+	LMNN     = "lmnn"     // baseline: LMNN in the paper's triplet form, projected sub-gradient
+	Xing     = "xing"     // baseline: Xing et al.'s MMC, pairs read off the triplets
+	Euclid   = "euclid"   // baseline: A = I
 )
 
-// Methods lists the methods in the order core numbers them.
-var Methods = []string{Fast, Nesterov, Gradient}
+// Methods lists the methods in the order core numbers them: the three that
+// solve the robust problem, then the baselines.
+var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid}
 
-// CheckMethod reports whether s names a method, and if not, which do.
+// RMLMethods are the methods that solve the robust problem (the page's
+// choice of solver).
+var RMLMethods = Methods[:3]
+
+// CheckMethod reports whether s names a method of the robust problem, and
+// if not, which do.
 func CheckMethod(s string) error {
-	for _, m := range Methods {
+	for _, m := range RMLMethods {
 		if s == m {
 			return nil
 		}

@@ -105,11 +105,53 @@ def solve(x, trip, eta, lam):
             "objective": sol["primal objective"], "A": A}
 
 
+def lmnn(x, trip, lam):
+    """LMNN in the paper's triplet form: minimise sum_i (1 - tr(A K_i))_+ +
+    lambda/2 tr(W A), W = (1/N) sum_i v_i v_i', over A PSD; as a cone LP
+    (CVXOPT conelp): minimise lambda/2 <W, A> + sum_i s_i subject to
+    s_i + tr(A K_i) >= 1, s_i >= 0, A PSD."""
+    n = len(trip)
+    W = [[0.0] * D for _ in range(D)]
+    for i, j, k in trip:
+        v = [x[i][c] - x[j][c] for c in range(D)]
+        for a in range(D):
+            for b in range(D):
+                W[a][b] += v[a] * v[b] / n
+    nv = D * D + n
+    c = matrix([lam / 2 * W[a][b] for b in range(D) for a in range(D)] + [1.0] * n)
+    rows, cols, vals, h = [], [], [], []
+    r = 0
+    for i, t in enumerate(trip):
+        K = kmat(x, t)
+        for a in range(D):
+            for b in range(D):
+                rows.append(r); cols.append(b * D + a); vals.append(-K[a][b])
+        rows.append(r); cols.append(D * D + i); vals.append(-1.0)
+        h.append(-1.0); r += 1
+    for i in range(n):
+        rows.append(r); cols.append(D * D + i); vals.append(-1.0); h.append(0.0); r += 1
+    nl = r
+    for k in range(D * D):
+        rows.append(nl + k); cols.append(k); vals.append(-1.0); h.append(0.0)
+    G = spmatrix(vals, rows, cols, (nl + D * D, nv))
+    er, ec, ev = [], [], []
+    e = 0
+    for a in range(D):
+        for b in range(a + 1, D):
+            er += [e, e]; ec += [b * D + a, a * D + b]; ev += [1.0, -1.0]; e += 1
+    sol = solvers.conelp(c, G, matrix(h), {"l": nl, "q": [], "s": [D]}, spmatrix(ev, er, ec, (e, nv)), matrix([0.0] * e))
+    xs = sol["x"]
+    A = [[xs[b * D + a] for b in range(D)] for a in range(D)]
+    hinge = sum(max(0.0, 1 - sum(A[a][b] * kmat(x, t)[b][a] for a in range(D) for b in range(D))) for t in trip)
+    f = hinge + lam / 2 * sum(W[a][b] * A[a][b] for a in range(D) for b in range(D))
+    return {"lambda": lam, "status": sol["status"], "objective": f, "A": A}
+
+
 def main():
     x, trip = problem()
     cases = [solve(x, trip, eta, lam) for eta in (1.0, 0.35, 0.25) for lam in (0.25, 4.0)]
-    out = {"source": "core/testdata/reference/solve.py: CVXOPT %s coneqp on the primal (see its docstring)" % cvxopt.__version__,
-           "X": x, "triplets": trip, "cases": cases}
+    out = {"source": "core/testdata/reference/solve.py: CVXOPT %s coneqp on the primal, conelp for LMNN (see its docstrings)" % cvxopt.__version__,
+           "X": x, "triplets": trip, "cases": cases, "lmnn": [lmnn(x, trip, lam) for lam in (0.25, 4.0)]}
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "problem.json"), "w") as f:
         json.dump(out, f, indent=1)

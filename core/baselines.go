@@ -1,0 +1,463 @@
+package core
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The paper's baselines (docs/math.md, "Baselines"), trained on the same
+// triplets and run by the same driver as RML: LMNN in the paper's triplet
+// form, Xing et al.'s MMC with the pairs read off the triplets, and Euclid.
+// They work on the metric A directly, so a run reports the method's own
+// objective (Progress.Primal) and its own stopping measure (Progress.RelGap:
+// the relative improvement of the best objective over the last window of
+// iterations: for LMNN the second half of the run so far, at least 200
+// iterations, as a sub-gradient method's best value can stall for a while
+// and still fall later; for Xing, whose every step ascends, 50);
+// Progress.Certified is false: this is a test of stagnation that a reader
+// can check, not a certificate.
+
+func isBaseline(m Method) bool { return m == LMNN || m == Xing || m == Euclid }
+
+// primal is the state a baseline shares with the driver: the iteration
+// count, the best objective so far (lower is better) and the metric that
+// has it, and the history of best values for the stopping measure.
+type primal struct {
+	e       *evaluator
+	iter    int
+	best    float64
+	bestA   []float64
+	history []float64 // best after each iteration
+	window  int       // iterations the improvement is measured over (at least)
+	half    bool      // measure over half the run when that is longer
+	start   time.Time
+	budget  float64
+
+	// A certified lower bound on the optimum, when the method has one
+	// (LMNN); then the stopping measure is the gap best − lower.
+	certified bool
+	lower     float64
+}
+
+func (c *primal) offer(a []float64, f float64) {
+	if f < c.best || c.bestA == nil {
+		c.best = f
+		if c.bestA == nil {
+			c.bestA = make([]float64, len(a))
+		}
+		copy(c.bestA, a)
+	}
+}
+
+// progress reports the best objective and the stopping measure: the
+// improvement of the best objective over the last window iterations,
+// relative to max(1, |best|) (1 until a window has passed).
+func (c *primal) progress() Progress {
+	c.history = append(c.history, c.best)
+	if c.certified {
+		gap := max(0, c.best-c.lower)
+		return Progress{Certified: true, Iter: c.iter, Gap: gap, RelGap: gap / math.Max(1, math.Abs(c.best)),
+			Primal: c.best, Dual: -c.lower, Budget: c.budget, Elapsed: time.Since(c.start)}
+	}
+	gap, rel := 1.0, 1.0
+	w := c.window
+	if c.half {
+		w = max(w, len(c.history)/2)
+	}
+	if n := len(c.history); n > w {
+		gap = c.history[n-1-w] - c.best
+		rel = gap / math.Max(1, math.Abs(c.best))
+	}
+	return Progress{Iter: c.iter, Gap: gap, RelGap: rel, Primal: c.best, Budget: c.budget, Elapsed: time.Since(c.start)}
+}
+
+// solveBaseline runs a baseline method on p.
+func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+	e := newEvaluator(p)
+	d := e.d
+	res := &Result{Method: s.Method}
+	if s.Method == Euclid {
+		id := mat.NewSymDense(d, nil)
+		for i := 0; i < d; i++ {
+			id.SetSym(i, i, 1)
+		}
+		res.A, res.Status = id, Converged
+		res.Progress = Progress{Budget: p.Budget()}
+		return res, nil
+	}
+	tk := newTicker(ctx, s.YieldEvery, s.Yield)
+	c := &primal{e: e, best: math.Inf(1), start: time.Now(), budget: p.Budget()}
+	var step func() error
+	switch s.Method {
+	case LMNN:
+		c.certified = true
+		m, err := newLMNN(p, e)
+		if err != nil {
+			return nil, err
+		}
+		c.offer(m.a, m.objective())
+		step = func() error { return m.iterate(c, tk) }
+	case Xing:
+		c.window = 50
+		m, err := newXing(e)
+		if err != nil {
+			return nil, err
+		}
+		c.offer(m.a, -m.g)
+		step = func() error { return m.iterate(c, tk) }
+	}
+	st, err := drive(ctx, s, tk, func() error {
+		if err := step(); err != nil {
+			return err
+		}
+		c.iter++
+		return nil
+	}, c.progress)
+	res.Status, err = endStatus(ctx, st, err)
+	c.history = c.history[:max(0, len(c.history)-1)] // progress appends; the final report must not count twice
+	res.Progress = c.progress()
+	res.A = mat.NewSymDense(d, symmetrized(c.bestA, d))
+	if err != nil {
+		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}
+	}
+	return res, nil
+}
+
+func symmetrized(a []float64, d int) []float64 {
+	out := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			out[i*d+j] = (a[i*d+j] + a[j*d+i]) / 2
+		}
+	}
+	return out
+}
+
+// projectPSDTo sets a (d×d, symmetric) to π₊(a), its nearest PSD matrix in
+// the Frobenius norm, by one eigendecomposition.
+func projectPSDTo(e *evaluator, a []float64) error {
+	if !e.eigen(a, true) {
+		return errEigen
+	}
+	d := e.d
+	clear(a)
+	for k := 0; k < d; k++ {
+		l := e.vals[k]
+		if !(l > 0) {
+			continue
+		}
+		for i := 0; i < d; i++ {
+			vi := l * e.eigA[i*d+k]
+			if vi == 0 {
+				continue
+			}
+			for j := 0; j < d; j++ {
+				a[i*d+j] += vi * e.eigA[j*d+k]
+			}
+		}
+	}
+	return nil
+}
+
+// frob returns ⟨a, b⟩_F.
+func frob(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// lmnn minimises the paper's LMNN objective on the triplets,
+//
+//	F(A) = Σ_i (1 − tr(A K_i))_+ + λ/2 · tr(W A),  W = (1/N) Σ_i v_i v_iᵀ,
+//
+// over A ⪰ 0 by projected sub-gradient: with the sub-gradient
+//
+//	G = −Σ_{i: tr(A K_i) < 1} K_i + λ/2 · W,
+//
+// A ← π₊(A − s_t G), s_t = r / (‖G‖_F √t), r = ‖A_0‖_F: each step moves A by
+// r/√t, the classic diminishing rule under which the best F converges to the
+// minimum. It starts from A_0 = I (the Euclidean metric), as LMNN does.
+//
+// The gap is certified. LMNN's dual is
+//
+//	max Σ_i q_i  over q ∈ [0, 1]^N  subject to  λ/2 · W − Σ_i q_i K_i ⪰ 0,
+//
+// so any q ∈ [0, 1]^N scaled by τ = min(1, (λ/2) / λ_max(W^{-½} M(q) W^{-½}))
+// is feasible and τ Σ q_i bounds the optimum from below. The q used is the
+// step-weighted average of the sub-gradients' active sets (the indicators
+// of margin < 1), which converges to a dual solution; the bound is
+// evaluated every 10 iterations and the run stops when best F − bound ≤
+// tol·max(1, |F|).
+type lmnn struct {
+	e          *evaluator
+	lambda     float64
+	a, g, w, m []float64
+	wInvHalf   []float64 // W^{-½}, nil if W is singular (then the bound is 0)
+	qSum, q    []float64 // Σ_t s_t·active_t, and the average
+	sSum       float64
+	r          float64
+	t          int
+}
+
+func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
+	d := e.d
+	l := &lmnn{e: e, lambda: p.Lambda, a: make([]float64, d*d), g: make([]float64, d*d), w: make([]float64, d*d), m: make([]float64, d*d),
+		qSum: make([]float64, e.N), q: make([]float64, e.N)}
+	for i := 0; i < d; i++ {
+		l.a[i*d+i] = 1
+	}
+	l.r = math.Sqrt(float64(d))
+	// W = (1/N) Σ_i v_i v_iᵀ, v_i = x_I − x_J: the similar pairs' weights.
+	clear(e.w)
+	for _, p := range e.sim {
+		e.w[p] += 1 / float64(e.N)
+	}
+	e.formW(l.w)
+	symmetrize(l.w, d)
+	// W^{-½} = V diag(w_k^{-½}) Vᵀ, if W is positive definite.
+	copy(l.m, l.w)
+	if !e.eigen(l.m, true) {
+		return nil, errEigen
+	}
+	if e.vals[0] > 1e-12*e.vals[d-1] {
+		l.wInvHalf = make([]float64, d*d)
+		for k := 0; k < d; k++ {
+			f := 1 / math.Sqrt(e.vals[k])
+			for i := 0; i < d; i++ {
+				for j := 0; j < d; j++ {
+					l.wInvHalf[i*d+j] += f * e.eigA[i*d+k] * e.eigA[j*d+k]
+				}
+			}
+		}
+	}
+	return l, nil
+}
+
+// lowerBound returns τ Σ q_i for the averaged q (see lmnn), a lower bound
+// on the optimum; 0 if W is singular.
+func (l *lmnn) lowerBound() (float64, error) {
+	if l.wInvHalf == nil || l.sSum == 0 {
+		return 0, nil
+	}
+	e, d := l.e, l.e.d
+	var sum float64
+	for i, v := range l.qSum {
+		l.q[i] = v / l.sSum
+		sum += l.q[i]
+	}
+	e.formM(l.m, l.q)
+	symmetrize(l.m, d)
+	// B = W^{-½} M W^{-½}, into l.g's room (recomputed before its next use).
+	tmp := make([]float64, d*d)
+	mulTo(tmp, l.wInvHalf, l.m, d)
+	mulTo(l.g, tmp, l.wInvHalf, d)
+	if !e.eigen(l.g, false) {
+		return 0, errEigen
+	}
+	tau := 1.0
+	if top := e.vals[d-1]; top > 0 {
+		tau = math.Min(1, l.lambda/2/top)
+	}
+	return tau * sum, nil
+}
+
+// mulTo sets dst = a·b for d×d row-major matrices.
+func mulTo(dst, a, b []float64, d int) {
+	clear(dst)
+	for i := 0; i < d; i++ {
+		for k := 0; k < d; k++ {
+			if v := a[i*d+k]; v != 0 {
+				row, brow := dst[i*d:(i+1)*d], b[k*d:(k+1)*d]
+				for j := range row {
+					row[j] += v * brow[j]
+				}
+			}
+		}
+	}
+}
+
+// objective returns F(l.a), leaving the margins' pair values in e.pm.
+func (l *lmnn) objective() float64 {
+	e := l.e
+	e.pairValuesAt(l.a)
+	var h float64
+	for t := range e.sim {
+		if margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]; margin < 1 {
+			h += 1 - margin
+		}
+	}
+	return h + l.lambda/2*frob(l.w, l.a)
+}
+
+// subgradient sets l.g to G at l.a (the pair values in e.pm must be l.a's).
+func (l *lmnn) subgradient() {
+	e := l.e
+	clear(e.w)
+	for t := range e.sim {
+		if margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]; margin < 1 {
+			// −K_i = −u uᵀ + v vᵀ: minus the dissimilar pair, plus the similar.
+			e.w[e.dis[t]]--
+			e.w[e.sim[t]]++
+		}
+	}
+	e.formW(l.g)
+	symmetrize(l.g, e.d)
+	for i, v := range l.w {
+		l.g[i] += l.lambda / 2 * v
+	}
+}
+
+func (l *lmnn) iterate(c *primal, tk *ticker) error {
+	if err := tk.tick(); err != nil {
+		return err
+	}
+	l.objective()
+	l.subgradient()
+	norm := math.Sqrt(frob(l.g, l.g))
+	if norm == 0 {
+		return nil // a minimum: F's sub-differential holds 0
+	}
+	l.t++
+	step := l.r / (norm * math.Sqrt(float64(l.t)))
+	// The active set of this sub-gradient, weighted by its step, for the
+	// dual average (e.pm still holds l.a's pair values).
+	e := l.e
+	for t := range e.sim {
+		if e.pm[e.dis[t]]-e.pm[e.sim[t]] < 1 {
+			l.qSum[t] += step
+		}
+	}
+	l.sSum += step
+	for i, v := range l.g {
+		l.a[i] -= step * v
+	}
+	if err := projectPSDTo(l.e, l.a); err != nil {
+		return err
+	}
+	f := l.objective()
+	if !finite(f) {
+		return errNonFinite("the LMNN objective", f)
+	}
+	c.offer(l.a, f)
+	if l.t%10 == 1 {
+		lb, err := l.lowerBound()
+		if err != nil {
+			return err
+		}
+		c.lower = max(c.lower, lb)
+	}
+	return nil
+}
+
+// xing maximises Xing et al.'s (MMC) objective with the pairs read off the
+// triplets, must-links (x, y) and cannot-links (x, z):
+//
+//	g(A) = Σ_{(x,z)} √d_A(x, z)   subject to   f(A) = Σ_{(x,y)} d_A(x, y) ≤ 1,  A ⪰ 0.
+//
+// g is concave and grows as √s when A is scaled by s, so the optimum has
+// f(A) = 1 and every iterate is kept there: a gradient step, the projection
+// onto the PSD cone, then A ← A / f(A) (f is linear, so this meets the
+// constraint exactly). The step α grows by 1.2 after an ascent and halves,
+// retried, when g would fall. It reports −g as its objective.
+type xing struct {
+	e        *evaluator
+	a, na, m []float64
+	must     []float64 // Σ_{(x,y)} e eᵀ: f(A) = ⟨must, A⟩
+	isMust   []bool    // per pair
+	isCannot []bool
+	alpha, g float64
+}
+
+func newXing(e *evaluator) (*xing, error) {
+	d := e.d
+	x := &xing{e: e, a: make([]float64, d*d), na: make([]float64, d*d), m: make([]float64, d*d), must: make([]float64, d*d),
+		isMust: make([]bool, e.np), isCannot: make([]bool, e.np)}
+	clear(e.w)
+	for t := range e.sim {
+		if !x.isMust[e.sim[t]] {
+			x.isMust[e.sim[t]] = true
+			e.w[e.sim[t]] = 1
+		}
+		x.isCannot[e.dis[t]] = true
+	}
+	e.formW(x.must)
+	symmetrize(x.must, d)
+	// A_0 = I / f(I).
+	var tr float64
+	for i := 0; i < d; i++ {
+		tr += x.must[i*d+i]
+	}
+	if !(tr > 0) {
+		return nil, errDegenerate(e.N)
+	}
+	for i := 0; i < d; i++ {
+		x.a[i*d+i] = 1 / tr
+	}
+	x.g = x.objective(x.a)
+	x.alpha = 1
+	return x, nil
+}
+
+// objective returns g(a), leaving a's pair values in e.pm.
+func (x *xing) objective(a []float64) float64 {
+	e := x.e
+	e.pairValuesAt(a)
+	var g float64
+	for p, c := range x.isCannot {
+		if c {
+			g += math.Sqrt(math.Max(0, e.pm[p]))
+		}
+	}
+	return g
+}
+
+func (x *xing) iterate(c *primal, tk *ticker) error {
+	e := x.e
+	// ∇g(A) = Σ_{(x,z)} e eᵀ / (2 √d_A(x, z)), at x.a (e.pm holds its values).
+	x.objective(x.a)
+	clear(e.w)
+	for p, cannot := range x.isCannot {
+		if cannot && e.pm[p] > 0 {
+			e.w[p] = 1 / (2 * math.Sqrt(e.pm[p]))
+		}
+	}
+	e.formW(x.m)
+	symmetrize(x.m, e.d)
+	scale := math.Sqrt(frob(x.a, x.a) / math.Max(frob(x.m, x.m), math.SmallestNonzeroFloat64))
+	for try := 0; try < maxTries; try++ {
+		if err := tk.tick(); err != nil {
+			return err
+		}
+		for i, v := range x.m {
+			x.na[i] = x.a[i] + x.alpha*scale*v
+		}
+		if err := projectPSDTo(e, x.na); err != nil {
+			return err
+		}
+		f := frob(x.must, x.na)
+		if !(f > 0) || !finite(f) {
+			x.alpha /= 2
+			continue
+		}
+		for i := range x.na {
+			x.na[i] /= f
+		}
+		if g := x.objective(x.na); g >= x.g {
+			x.a, x.na = x.na, x.a
+			x.g = g
+			x.alpha *= 1.2
+			c.offer(x.a, -g)
+			return nil
+		}
+		x.alpha /= 2
+		if x.alpha < 1e-12 {
+			return nil // no ascent left at any step: a maximum, to rounding
+		}
+	}
+	return errBacktrack
+}
