@@ -87,7 +87,7 @@ func TestBaselinesLearnTheSignal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []Method{LMNN, Xing, Fast} {
+	for _, m := range []Method{LMNN, LMNNSubgradient, Xing, Fast} {
 		res, err := Solve(context.Background(), p, Settings{Method: m, Tol: 1e-5, MaxIter: 20000})
 		if err != nil {
 			t.Fatal(err)
@@ -136,8 +136,11 @@ func eye(d int) *mat.SymDense {
 
 // LMNN's optimum equals an independent solver's: CVXOPT's cone LP on the
 // same 9-point, 18-triplet problem (testdata/reference/solve.py), and its
-// certificate brackets it. The sub-gradient method converges as 1/√t, so
-// it is run to a certified relative gap of 3e-3.
+// certificate brackets it. Measured: the smoothed method reaches a certified
+// relative gap of 1e-3 in 281 and 861 iterations (λ = 0.25 and 4) and 1e-4
+// in 1,011 and 2,971; the sub-gradient method, converging as 1/√t, needs
+// 125,091 and 140,761 for 3e-3. Its bound lags its F near 1e-5, so 1e-4 is
+// what is asked of it here.
 func TestLMNNReferenceOptimum(t *testing.T) {
 	b, err := os.ReadFile("testdata/reference/problem.json")
 	if err != nil {
@@ -170,16 +173,21 @@ func TestLMNNReferenceOptimum(t *testing.T) {
 			t.Fatalf("λ %g: the reference solver said %q", c.Lambda, c.Status)
 		}
 		p := &Problem{X: x, Triplets: ts, Eta: 1, Lambda: c.Lambda}
-		res, err := Solve(context.Background(), p, Settings{Method: LMNN, Tol: 3e-3, MaxIter: 200000})
-		if err != nil {
-			t.Fatal(err)
+		for _, m := range []struct {
+			method Method
+			tol    float64
+		}{{LMNN, 1e-4}, {LMNNSubgradient, 3e-3}} {
+			res, err := Solve(context.Background(), p, Settings{Method: m.method, Tol: m.tol, MaxIter: 200000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The certificate holds: lower bound ≤ optimum ≤ best F, and
+			// the run stopped when they were within tol of each other.
+			lower := -res.Dual
+			if res.Status != Converged || !(lower <= c.Objective*(1+1e-9)) || !(res.Primal >= c.Objective*(1-1e-9)) || !relClose(res.Primal, c.Objective, m.tol) {
+				t.Errorf("λ %g, %v: %v after %d iterations: bound %.10g, best F %.10g; CVXOPT's optimum %.10g", c.Lambda, m.method, res.Status, res.Iter, lower, res.Primal, c.Objective)
+			}
+			t.Logf("λ %g, %v: %d iterations, bound %.8g ≤ optimum %.8g ≤ F %.8g", c.Lambda, m.method, res.Iter, lower, c.Objective, res.Primal)
 		}
-		// The certificate holds: lower bound ≤ optimum ≤ best F, and the
-		// run stopped when they were within 3e-3 of each other.
-		lower := -res.Dual
-		if res.Status != Converged || !(lower <= c.Objective*(1+1e-9)) || !(res.Primal >= c.Objective*(1-1e-9)) || !relClose(res.Primal, c.Objective, 3e-3) {
-			t.Errorf("λ %g: %v after %d iterations: bound %.8g, best F %.8g; CVXOPT's optimum %.8g", c.Lambda, res.Status, res.Iter, lower, res.Primal, c.Objective)
-		}
-		t.Logf("λ %g: %d iterations, bound %.6g ≤ optimum %.6g ≤ F %.6g", c.Lambda, res.Iter, lower, c.Objective, res.Primal)
 	}
 }

@@ -18,14 +18,15 @@ const (
 	Fast     = "fast"     // accelerated projected gradient, scaled, with restarts (the default)
 	Nesterov = "nesterov" // the paper's Algorithm 1
 	Gradient = "gradient" // projected gradient with Armijo steps (the paper's RML_gd)
-	LMNN     = "lmnn"     // baseline: LMNN in the paper's triplet form, projected sub-gradient
+	LMNN     = "lmnn"     // baseline: LMNN in the paper's triplet form, smoothed and accelerated
+	LMNNSG   = "lmnn-sg"  // the same LMNN objective by projected sub-gradient, as the paper
 	Xing     = "xing"     // baseline: Xing et al.'s MMC, pairs read off the triplets
 	Euclid   = "euclid"   // baseline: A = I
 )
 
 // Methods lists the methods in the order core numbers them: the three that
 // solve the robust problem, then the baselines.
-var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid}
+var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG}
 
 // RMLMethods are the methods that solve the robust problem (the page's
 // choice of solver).
