@@ -40,6 +40,10 @@ const (
 	// paper describes it (baselines.go); LMNN solves the same objective
 	// faster.
 	LMNNSubgradient
+	// BestCase minimises λ/2‖A‖² plus the ⌈Nη⌉ smallest hinge losses (the
+	// best case over which triplets to trust, where the paper takes the
+	// worst) by the convex–concave procedure: a local optimum (bestcase.go).
+	BestCase
 )
 
 func (m Method) String() string {
@@ -53,7 +57,7 @@ func (m Method) String() string {
 func ParseMethod(s string) (Method, error) {
 	i := slices.Index(spec.Methods, s)
 	if i < 0 {
-		return 0, fmt.Errorf("unknown method %q: expected fast, nesterov, gradient, lmnn, lmnn-sg, xing or euclid", s)
+		return 0, fmt.Errorf("unknown method %q: expected fast, nesterov, gradient, lmnn, lmnn-sg, xing, euclid or bestcase", s)
 	}
 	return Method(i), nil
 }
@@ -135,6 +139,7 @@ type Result struct {
 	A        *mat.SymDense // the metric: the best primal point found
 	Q        []float64     // the best dual point found, in Q̂
 	Lg       float64       // the global Lipschitz constant, when the method computed it
+	Trusted  []int         // BestCase: the triplets trusted at the end, by index
 }
 
 // Solve minimises the dual of p with the method in s, from s.Warm or from 0,
@@ -154,6 +159,9 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 	s.defaults()
 	if isBaseline(s.Method) {
 		return solveBaseline(ctx, p, s)
+	}
+	if s.Method == BestCase {
+		return solveBestCase(ctx, p, s)
 	}
 	N := len(p.Triplets)
 	if s.Warm != nil && len(s.Warm) != N {

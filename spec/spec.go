@@ -22,11 +22,12 @@ const (
 	LMNNSG   = "lmnn-sg"  // the same LMNN objective by projected sub-gradient, as the paper
 	Xing     = "xing"     // baseline: Xing et al.'s MMC, pairs read off the triplets
 	Euclid   = "euclid"   // baseline: A = I
+	BestCase = "bestcase" // beyond the paper: the best case over which Nη triplets to trust
 )
 
 // Methods lists the methods in the order core numbers them: the three that
 // solve the robust problem, then the baselines.
-var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG}
+var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG, BestCase}
 
 // RMLMethods are the methods that solve the robust problem (the page's
 // choice of solver).

@@ -1,0 +1,172 @@
+package core
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The best-case counterpart of the robust problem (docs/math.md). The paper
+// trusts the worst case over which Nη triplets count, the sum of the Nη
+// largest hinge losses: convex, but it sets aside the easiest triplets, not
+// the wrong ones, and collapses to A = 0 when its budget binds. The best
+// case trusts the k = ⌈Nη⌉ triplets the metric explains best:
+//
+//	B(A) = λ/2 ‖A‖_F² + Σ of the k smallest (1 − tr(A K_i))_+ ,   A ⪰ 0.
+//
+// B is a difference of convex functions, λ/2‖A‖² + Σ_all h_i minus the sum
+// of the N − k largest h_i, so the convex–concave procedure applies: fix
+// the trusted set S as the k triplets of smallest loss at the current A
+// (ties to the lower index), solve the convex hinge problem on S (the
+// robust problem with η = 1 on those triplets, by the fast method, warm
+// started when S is unchanged), and repeat until S stops changing. B never
+// rises from one outer step to the next (up to the inner tolerance); the
+// answer is a local optimum, started from the η = 1 solution. Progress
+// reports one outer step per iteration, B as Primal, and RelGap 0 once S
+// is unchanged (Certified is false: no bound certifies a local optimum).
+
+// solveBestCase runs the convex–concave procedure on p.
+func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+	start := time.Now()
+	n := len(p.Triplets)
+	k := int(math.Ceil(float64(n)*p.Eta - 1e-9))
+	k = min(max(k, 1), n)
+	inner := Settings{Method: Fast, Tol: s.Tol, MaxIter: s.MaxIter, TimeLimit: s.TimeLimit, YieldEvery: s.YieldEvery, Yield: s.Yield}
+	tk := newTicker(ctx, s.YieldEvery, s.Yield)
+	e := newEvaluator(p)
+
+	// The start: the η = 1 solution, on every triplet.
+	full := &Problem{X: p.X, Triplets: p.Triplets, Eta: 1, Lambda: p.Lambda, prep: p.prepared()}
+	r0, err := Solve(ctx, full, inner)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Method: BestCase}
+	if r0.Status == Cancelled {
+		res.Status, res.A = Cancelled, r0.A
+		return res, nil
+	}
+	bc := &bestCase{e: e, p: p, k: k, lambda: p.Lambda}
+	a := r0.A
+	set := bc.trusted(a)
+	bestB, bestA := bc.value(a), a
+	outer, changed := 0, true
+	var warm []float64
+	step := func() error {
+		sub := &Problem{X: p.X, Triplets: make([]Triplet, len(set)), Eta: 1, Lambda: p.Lambda}
+		for j, i := range set {
+			sub.Triplets[j] = p.Triplets[i]
+		}
+		in := inner
+		if warm != nil && len(warm) == len(sub.Triplets) {
+			in.Warm = warm
+		}
+		r, err := Solve(ctx, sub, in)
+		if err != nil {
+			return err
+		}
+		if r.Status == Cancelled {
+			return ctx.Err()
+		}
+		outer++
+		next := bc.trusted(r.A)
+		changed = !slices.Equal(next, set)
+		if changed {
+			warm = nil
+		} else {
+			warm = r.Q
+		}
+		set = next
+		if b := bc.value(r.A); b < bestB {
+			bestB, bestA = b, r.A
+		}
+		return nil
+	}
+	progress := func() Progress {
+		rel := 0.0
+		if changed {
+			rel = 1
+		}
+		return Progress{Iter: outer, Gap: rel, RelGap: rel, Primal: bestB, Budget: p.Budget(), Elapsed: time.Since(start)}
+	}
+	st, err := drive(ctx, s, tk, step, progress)
+	res.Status, err = endStatus(ctx, st, err)
+	res.Progress = progress()
+	res.A = bestA
+	res.Trusted = set
+	if err != nil {
+		return res, &SolveError{Method: BestCase, Iter: outer, Err: err}
+	}
+	return res, nil
+}
+
+type bestCase struct {
+	e      *evaluator
+	p      *Problem
+	k      int
+	lambda float64
+	order  []int
+}
+
+// losses sets e.pm to a's pair values and returns each triplet's hinge loss.
+func (b *bestCase) losses(a mat.Symmetric) []float64 {
+	e := b.e
+	d := e.d
+	buf := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			buf[i*d+j] = a.At(i, j)
+		}
+	}
+	e.pairValuesAt(buf)
+	h := make([]float64, e.N)
+	for t := range h {
+		h[t] = math.Max(0, 1-(e.pm[e.dis[t]]-e.pm[e.sim[t]]))
+	}
+	return h
+}
+
+// trusted returns the k triplets of smallest loss under a, in index order.
+func (b *bestCase) trusted(a mat.Symmetric) []int {
+	h := b.losses(a)
+	if b.order == nil {
+		b.order = make([]int, len(h))
+	}
+	for i := range b.order {
+		b.order[i] = i
+	}
+	slices.SortStableFunc(b.order, func(x, y int) int {
+		switch {
+		case h[x] < h[y]:
+			return -1
+		case h[x] > h[y]:
+			return 1
+		}
+		return 0
+	})
+	set := slices.Clone(b.order[:b.k])
+	slices.Sort(set)
+	return set
+}
+
+// value returns B(a).
+func (b *bestCase) value(a mat.Symmetric) float64 {
+	h := b.losses(a)
+	slices.Sort(h)
+	var s float64
+	for _, v := range h[:b.k] {
+		s += v
+	}
+	var f2 float64
+	d, _ := a.Dims()
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			v := a.At(i, j)
+			f2 += v * v
+		}
+	}
+	return b.lambda/2*f2 + s
+}
