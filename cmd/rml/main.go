@@ -35,6 +35,8 @@ Usage:
             [--k-same 3] [--k-diff 3] [--flip 0] [--seed 1] [--tol 1e-6] [--max-iter N]
             [--method fast|nesterov|gradient] [--json] [--save-problem P.json]
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
+  rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
+            [--tune cv|test] [--triplets-from labels|paper] [--json]
 
 Run "rml train -h" or "rml eval -h" for every flag.
 
@@ -63,11 +65,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = train(ctx, args[1:], stdout, stderr)
 	case "eval":
 		err = eval(ctx, args[1:], stdout, stderr)
+	case "table2":
+		err = table2(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q: expected train or eval", args[0])
+		err = usageError("unknown command %q: expected train, eval or table2", args[0])
 	}
 	var ex *exitError
 	switch {

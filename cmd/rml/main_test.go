@@ -180,3 +180,36 @@ func TestFileNotes(t *testing.T) {
 		t.Errorf("triplet file: exit %d, %q", code, errs)
 	}
 }
+
+// table2 on Iris alone, one repetition: a row per method with the paper's
+// numbers beside ours (none for the best case, which the paper has not),
+// finite errors, and bad flags refused.
+func TestTable2(t *testing.T) {
+	code, out, errs := runCLI("table2", "--data-dir", "../../assets/datasets", "--datasets", "iris", "--reps", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Rows []struct {
+			Dataset, Method string
+			Mean            float64
+			PaperMean       *float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 6 {
+		t.Fatalf("%d rows", len(r.Rows))
+	}
+	for _, row := range r.Rows {
+		if row.Dataset != "iris" || !(row.Mean >= 0 && row.Mean <= 100) || (row.PaperMean == nil) != (row.Method == "best case") {
+			t.Errorf("row %+v", row)
+		}
+	}
+	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"}} {
+		if code, _, errs := runCLI(append([]string{"table2"}, bad...)...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}

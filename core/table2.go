@@ -1,0 +1,395 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/rml-lab/rml/spec"
+)
+
+// The paper's Section 5 protocol for its Table 2, for every method on the
+// same noisy triplets: repeated 85/15 stratified splits; triplets from the
+// training part, a fraction of them swapped; λ per method and repetition
+// chosen on the training part only (or, as the paper leaves open, on the
+// test part); the 5-NN test error under each learned metric.
+
+// CompareOptions control Compare. Zero fields take the defaults beside them.
+type CompareOptions struct {
+	Methods  []Method // default: Fast, Gradient, LMNN, Xing, Euclid, BestCase
+	Reps     int      // repetitions (random splits); default 10
+	Eta      float64  // η for RML and the best case; default spec.Eta
+	Flip     float64  // probability of swapping each triplet; negative: 1 − η, as the paper ties them
+	Seed     uint64   // seed of the splits and the swaps
+	TestFrac float64  // default spec.TestFrac
+	K        int      // k-NN neighbours; default spec.KNN
+	Folds    int      // cross-validation folds for λ; default 3
+	Grid     []float64
+	// TuneOnTest chooses λ by the test error, the paper's looser, unstated
+	// choice, instead of by cross-validation on the training part.
+	TuneOnTest bool
+	// PaperTriplets draws triplets as the paper describes (each point's
+	// PaperK nearest, split by class) instead of LabelTriplets (KSame
+	// nearest of the class × KDiff nearest of the others).
+	PaperTriplets bool
+	PaperK        int // default 5
+	KSame, KDiff  int // defaults spec.KSame, spec.KDiff
+	// Tol is every solve's tolerance (default 1e-3): a certified relative
+	// gap for RML and LMNN, the stopping measure of the others.
+	Tol float64
+	// GradientIters caps RML_gd's iterations (default 2,000): it solves
+	// RML's problem, with RML's λ, by projected gradient, which is slow.
+	GradientIters int
+	// LMNNIters caps LMNN's iterations (default 500): its certified gap
+	// closes slowly where few triplets stay active (well-separated data).
+	LMNNIters int
+	Workers       int                   // parallel repetitions; default GOMAXPROCS
+	Progress      func(done, total int) // after each repetition of each dataset
+}
+
+func (o *CompareOptions) defaults() {
+	if o.Methods == nil {
+		o.Methods = []Method{Fast, Gradient, LMNN, Xing, Euclid, BestCase}
+	}
+	if o.Reps == 0 {
+		o.Reps = 10
+	}
+	if o.Eta == 0 {
+		o.Eta = spec.Eta
+	}
+	if o.Flip < 0 {
+		o.Flip = 1 - o.Eta
+	}
+	if o.TestFrac == 0 {
+		o.TestFrac = spec.TestFrac
+	}
+	if o.K == 0 {
+		o.K = spec.KNN
+	}
+	if o.Folds == 0 {
+		o.Folds = 3
+	}
+	if o.Grid == nil {
+		o.Grid = LambdaGrid
+	}
+	if o.PaperK == 0 {
+		o.PaperK = 5
+	}
+	if o.KSame == 0 {
+		o.KSame = spec.KSame
+	}
+	if o.KDiff == 0 {
+		o.KDiff = spec.KDiff
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-3
+	}
+	if o.GradientIters == 0 {
+		o.GradientIters = 2000
+	}
+	if o.LMNNIters == 0 {
+		o.LMNNIters = 500
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+}
+
+// CompareRow is one method on one dataset over the repetitions.
+type CompareRow struct {
+	Dataset   string
+	Method    Method
+	Errors    []float64 // test error of each repetition
+	Lambdas   []float64 // λ of each repetition (0 where the method has none)
+	Mean, Std float64
+	Seconds   float64 // time spent on this method, summed over repetitions (λ's choice included)
+	// Collapsed counts the repetitions whose metric was zero to rounding
+	// (Problem.Collapsed): every distance is then 0 and k-NN predicts by
+	// the order of the training rows, a constant guess, not a result.
+	Collapsed int
+	// BudgetActive counts RML's repetitions whose budget Σq ≤ Nη bound at
+	// the optimum (RML then differs from the plain hinge-loss problem).
+	BudgetActive int
+	Iterations   []int // the final solve's iterations in each repetition
+}
+
+// CompareReport is the outcome of Compare: a row per dataset and method, in
+// the order given.
+type CompareReport struct {
+	Rows    []CompareRow
+	Options CompareOptions
+}
+
+// Compare runs the protocol on each dataset for each method. Repetitions
+// run in parallel (o.Workers); each is seeded on its own, so the report is
+// the same for any number of workers.
+func Compare(ctx context.Context, names []string, data []*Dataset, o CompareOptions) (*CompareReport, error) {
+	o.defaults()
+	type unit struct{ d, r int }
+	results := make([][]repOutcome, len(data))
+	for d := range data {
+		results[d] = make([]repOutcome, o.Reps)
+	}
+	units := make(chan unit)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		done     int
+	)
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range units {
+				out, err := compareRep(ctx, data[u.d], o, u.r)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s, repetition %d: %w", names[u.d], u.r+1, err)
+				}
+				results[u.d][u.r] = out
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(data)*o.Reps)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for d := range data {
+		for r := 0; r < o.Reps; r++ {
+			mu.Lock()
+			stop := firstErr != nil
+			mu.Unlock()
+			if stop || ctx.Err() != nil {
+				break feed
+			}
+			units <- unit{d, r}
+		}
+	}
+	close(units)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep := &CompareReport{Options: o}
+	for d := range data {
+		for m, method := range o.Methods {
+			row := CompareRow{Dataset: names[d], Method: method}
+			for _, out := range results[d] {
+				row.Errors = append(row.Errors, out.errs[m])
+				row.Lambdas = append(row.Lambdas, out.lambdas[m])
+				row.Seconds += out.secs[m]
+				row.Iterations = append(row.Iterations, out.iters[m])
+				if out.collapsed[m] {
+					row.Collapsed++
+				}
+				if out.active[m] {
+					row.BudgetActive++
+				}
+			}
+			row.Mean, row.Std = stat.MeanStdDev(row.Errors, nil)
+			if len(row.Errors) == 1 {
+				row.Std = 0
+			}
+			rep.Rows = append(rep.Rows, row)
+		}
+	}
+	return rep, nil
+}
+
+// repOutcome is one repetition's figures, one entry per method.
+type repOutcome struct {
+	errs, lambdas, secs []float64
+	collapsed, active   []bool
+	iters               []int
+}
+
+// split is one training part made ready: standardized, its triplets
+// prepared, and the rows to score on standardized the same way.
+type split struct {
+	xTrain, xEval *mat.Dense
+	yTrain, yEval []int
+	prep          *Prepared
+}
+
+// newSplit standardizes the training rows, draws and swaps their triplets
+// (seeded), and standardizes the evaluation rows with the same map.
+func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOptions, seed uint64) (*split, error) {
+	st, xTr, err := Standardize(ds.X, train)
+	if err != nil {
+		return nil, err
+	}
+	yTr := SelectLabels(ds.Labels, train)
+	var ts []Triplet
+	if o.PaperTriplets {
+		ts, err = PaperTripletsContext(ctx, nil, xTr, yTr, o.PaperK)
+	} else {
+		ts, err = LabelTripletsContext(ctx, nil, xTr, yTr, ds.Classes, o.KSame, o.KDiff)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ts, _ = Flip(ts, o.Flip, seed)
+	pp, err := Prepare(xTr, ts)
+	if err != nil {
+		return nil, err
+	}
+	return &split{xTrain: xTr, xEval: st.Transform(SelectRows(ds.X, eval)), yTrain: yTr, yEval: SelectLabels(ds.Labels, eval), prep: pp}, nil
+}
+
+// score solves sp's problem with method at λ (warm, if not nil, is RML's
+// start and receives its solution) and returns the k-NN error on the
+// evaluation rows, with the result.
+func (sp *split) score(ctx context.Context, method Method, lambda float64, o CompareOptions, warm *[]float64) (float64, *Result, error) {
+	k := min(o.K, len(sp.yTrain))
+	if method == Euclid {
+		e, err := KNNError(nil, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
+		return e, &Result{Method: Euclid, Status: Converged}, err
+	}
+	s := Settings{Method: method, Tol: o.Tol}
+	switch method {
+	case Gradient:
+		s.MaxIter = o.GradientIters
+	case LMNN:
+		s.MaxIter = o.LMNNIters
+	}
+	if warm != nil && len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Gradient) {
+		s.Warm = *warm
+	}
+	if !hasLambda(method) {
+		lambda = 1 // unused by the method; Validate asks for one
+	}
+	res, err := Solve(ctx, sp.prep.Problem(o.Eta, lambda), s)
+	if err != nil {
+		return 0, nil, err
+	}
+	if res.Status == Cancelled {
+		return 0, nil, ctx.Err()
+	}
+	if warm != nil && res.Q != nil {
+		*warm = res.Q
+	}
+	e, err := KNNError(res.A, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
+	return e, res, err
+}
+
+// hasLambda says whether a method has a λ to choose.
+func hasLambda(m Method) bool { return m != Xing && m != Euclid }
+
+// compareRep runs one repetition of the protocol for every method.
+func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repOutcome, error) {
+	seed := o.Seed*1000 + uint64(r)
+	train, test := StratifiedSplit(ds.Labels, o.TestFrac, seed)
+	n := len(o.Methods)
+	out := repOutcome{errs: make([]float64, n), lambdas: make([]float64, n), secs: make([]float64, n),
+		collapsed: make([]bool, n), active: make([]bool, n), iters: make([]int, n)}
+	final, err := newSplit(ctx, ds, train, test, o, seed)
+	if err != nil {
+		return out, err
+	}
+	// λ by cross-validation on the training part (or on the test part).
+	var folds []*split
+	if !o.TuneOnTest {
+		fs := stratifiedFolds(ds.Labels, train, o.Folds, seed)
+		for f := range fs {
+			var inner []int
+			for g, fold := range fs {
+				if g != f {
+					inner = append(inner, fold...)
+				}
+			}
+			slices.Sort(inner)
+			sp, err := newSplit(ctx, ds, inner, fs[f], o, seed*31+uint64(f))
+			if err != nil {
+				return out, fmt.Errorf("choosing λ: %w", err)
+			}
+			folds = append(folds, sp)
+		}
+	}
+	rmlLambda := 0.0
+	for m, method := range o.Methods {
+		start := time.Now()
+		lambda := 0.0
+		switch {
+		case method == Gradient && rmlLambda > 0:
+			lambda = rmlLambda // the same problem as RML's: its λ
+		case hasLambda(method):
+			var err error
+			if lambda, err = chooseLambdaFor(ctx, method, final, folds, o); err != nil {
+				return out, err
+			}
+		}
+		if method == Fast {
+			rmlLambda = lambda
+		}
+		e, res, err := final.score(ctx, method, lambda, o, nil)
+		if err != nil {
+			return out, fmt.Errorf("%v: %w", method, err)
+		}
+		out.errs[m], out.lambdas[m], out.iters[m] = e, lambda, res.Iter
+		out.active[m] = (method == Fast || method == Gradient || method == Nesterov) && res.BudgetActive
+		if method != Euclid && method != Xing {
+			eig, err := Eigenvalues(res.A)
+			if err != nil {
+				return out, err
+			}
+			out.collapsed[m] = final.prep.Problem(o.Eta, lambda).Collapsed(eig[0])
+		}
+		out.secs[m] = time.Since(start).Seconds()
+	}
+	return out, nil
+}
+
+// chooseLambdaFor returns the λ of the grid with the lowest k-NN error:
+// summed over the folds (each solved from the largest λ down, warm-started
+// where the method allows), or on the test part when o.TuneOnTest. Ties go
+// to the larger λ.
+func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*split, o CompareOptions) (float64, error) {
+	grid := slices.Clone(o.Grid)
+	slices.Sort(grid)
+	slices.Reverse(grid)
+	errs := make([]float64, len(grid))
+	sets := folds
+	if o.TuneOnTest {
+		sets = []*split{final}
+	}
+	for _, sp := range sets {
+		var warm []float64
+		for gi, l := range grid {
+			e, _, err := sp.score(ctx, method, l, o, &warm)
+			if err != nil {
+				return 0, fmt.Errorf("%v, choosing λ (λ = %g): %w", method, l, err)
+			}
+			errs[gi] += e
+		}
+	}
+	best := 0
+	for gi := range grid {
+		if errs[gi] < errs[best]-1e-12 {
+			best = gi
+		}
+	}
+	return grid[best], nil
+}
+
+// PaperTable2 is the paper's Table 2 (test error in %, mean ± std over 10
+// repetitions, η = 0.8), by dataset and method: RML_nes, RML_gd, LMNN,
+// Xing, EUCL.
+var PaperTable2 = map[string]map[Method][2]float64{
+	"sonar":      {Fast: {17.42, 5.73}, Gradient: {17.96, 5.25}, LMNN: {36.45, 7.91}, Xing: {17.42, 6.31}, Euclid: {19.68, 6.17}},
+	"iris":       {Fast: {1.82, 3.18}, Gradient: {1.97, 3.53}, LMNN: {2.27, 3.21}, Xing: {2.73, 2.36}, Euclid: {2.73, 2.58}},
+	"ionosphere": {Fast: {11.13, 4.12}, Gradient: {11.13, 4.12}, LMNN: {11.89, 4.27}, Xing: {13.77, 3.78}, Euclid: {14.15, 4.81}},
+	"heart":      {Fast: {16.00, 7.38}, Gradient: {15.93, 6.32}, LMNN: {17.50, 5.00}, Xing: {19.75, 7.12}, Euclid: {17.55, 6.39}},
+	"wine":       {Fast: {1.48, 2.59}, Gradient: {1.81, 2.52}, LMNN: {6.67, 5.74}, Xing: {2.96, 1.56}, Euclid: {4.07, 4.43}},
+}
