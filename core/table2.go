@@ -49,8 +49,8 @@ type CompareOptions struct {
 	// LMNNIters caps LMNN's iterations (default 500): its certified gap
 	// closes slowly where few triplets stay active (well-separated data).
 	LMNNIters int
-	Workers       int                   // parallel repetitions; default GOMAXPROCS
-	Progress      func(done, total int) // after each repetition of each dataset
+	Workers   int                   // parallel repetitions; default GOMAXPROCS
+	Progress  func(done, total int) // after each repetition of each dataset
 }
 
 func (o *CompareOptions) defaults() {
