@@ -112,6 +112,10 @@ type EvalOptions struct {
 type EvalReport struct {
 	EuclidErr, RMLErr []float64 // test error of each repetition
 	Lambdas           []float64 // λ used in each repetition
+	// Collapsed counts the repetitions whose learned metric was zero to
+	// rounding (Problem.Collapsed): their "learned" error is k-NN with
+	// every distance 0, a constant guess by the training rows' order.
+	Collapsed int
 	EuclidMean, EuclidStd,
 	RMLMean, RMLStd float64
 }
@@ -156,7 +160,10 @@ func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, err
 		}
 		to := o.Triplets
 		to.Seed = seed
-		eu, le, err := trainTest(ctx, ds, train, test, to, o, lambda, nil)
+		eu, le, collapsed, err := trainTest(ctx, ds, train, test, to, o, lambda, nil)
+		if collapsed {
+			rep.Collapsed++
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -175,10 +182,10 @@ func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, err
 // trainTest learns on train and returns the k-NN test errors on test for the
 // Euclidean and the learned metric. warm, if not nil, is a start for q and
 // receives the solution.
-func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOptions, o EvalOptions, lambda float64, warm *[]float64) (euclid, learned float64, err error) {
+func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOptions, o EvalOptions, lambda float64, warm *[]float64) (euclid, learned float64, collapsed bool, err error) {
 	p, _, st, err := BuildProblem(ds.X, ds.Labels, ds.Classes, train, to, o.Eta, lambda)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	s := o.Solver
 	if warm != nil && len(*warm) == len(p.Triplets) {
@@ -186,24 +193,29 @@ func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOp
 	}
 	res, err := Solve(ctx, p, s)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	if res.Status == Cancelled {
-		return 0, 0, ctx.Err()
+		return 0, 0, false, ctx.Err()
 	}
 	if warm != nil {
 		*warm = res.Q
 	}
+	eig, err := Eigenvalues(res.A)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	collapsed = p.Collapsed(eig[0])
 	xte := st.Transform(SelectRows(ds.X, test))
 	ytr, yte := SelectLabels(ds.Labels, train), SelectLabels(ds.Labels, test)
 	k := min(o.K, len(train))
 	if euclid, err = KNNError(nil, p.X, ytr, xte, yte, k); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	if learned, err = KNNError(res.A, p.X, ytr, xte, yte, k); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return euclid, learned, nil
+	return euclid, learned, collapsed, nil
 }
 
 // chooseLambda returns the λ of o.Grid with the lowest mean k-NN error over
@@ -226,7 +238,7 @@ func chooseLambda(ctx context.Context, ds *Dataset, train []int, o EvalOptions, 
 		to.Seed = seed*31 + uint64(f)
 		var warm []float64
 		for gi, l := range grid {
-			_, e, err := trainTest(ctx, ds, inner, folds[f], to, o, l, &warm)
+			_, e, _, err := trainTest(ctx, ds, inner, folds[f], to, o, l, &warm)
 			if err != nil {
 				return 0, fmt.Errorf("choosing λ: %w", err)
 			}

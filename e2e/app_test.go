@@ -461,3 +461,22 @@ func TestDropFile(t *testing.T) {
 		t.Errorf("message %q", s)
 	}
 }
+
+// Where the worst case collapses to A = 0 (the synthetic set, 20 % swapped,
+// η = 0.5), the page says so beside the errors; at η = 1 it does not.
+func TestCollapseShown(t *testing.T) {
+	p := open(t, "#data=Synthetic%3A+2+signal+%2B+18+noise&flip=0.2&eta=0.5")
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	if c := p.text("collapsed"); !strings.Contains(c, "collapsed to A = 0") {
+		t.Errorf("η = 0.5: %q", c)
+	}
+	p.set("eta", "1")
+	p.poll(`document.body.textContent.includes('The last run started from the previous solution')`, 30*time.Second)
+	p.waitResult("converged", 60*time.Second)
+	var shown bool
+	p.eval(`!!document.querySelector('[data-testid="collapsed"]')`, &shown)
+	if shown {
+		t.Error("η = 1: the collapse is still shown")
+	}
+}

@@ -42,6 +42,9 @@ func resultPanel(s ResultProps) *vecty.HTML {
 			stat("test error, Euclidean", "error-euclid", errE),
 			stat("test error, learned", "error-learned", errL),
 		),
+		vecty.If(r != nil && r.Collapsed, elem.Paragraph(vecty.Markup(vecty.Class("collapsed"), vecty.Data("testid", "collapsed"), vecty.Attribute("role", "status")),
+			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none. "+
+				"Every distance is 0, so the learned error above is a constant guess, not a learned metric's. Raise η or lower λ."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
 		&Heatmap{Result: r, Features: features},
 	}

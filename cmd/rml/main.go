@@ -454,6 +454,10 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %d rows, %d features; %d×(85/15 split), %d-NN, η = %g, flip = %g\n", c.data, ds.Rows(), len(ds.Features), *reps, *k, c.eta, c.flip)
 	fmt.Fprintf(stdout, "EUCL  test error %.4f ± %.4f\n", rep.EuclidMean, rep.EuclidStd)
 	fmt.Fprintf(stdout, "RML   test error %.4f ± %.4f   (λ per split: %v)\n", rep.RMLMean, rep.RMLStd, rep.Lambdas)
+	if rep.Collapsed > 0 {
+		fmt.Fprintf(stdout, "COLLAPSED in %d of %d splits: the worst case gave A = 0, so those \"RML\" errors are a constant guess\n"+
+			"      (k-NN with every distance 0), not a learned metric's. Raise --eta or lower --lambda.\n", rep.Collapsed, *reps)
+	}
 	fmt.Fprintf(stdout, "time  %.1fs\n", time.Since(start).Seconds())
 	return nil
 }

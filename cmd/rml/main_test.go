@@ -160,6 +160,11 @@ func TestCollapseIsSaid(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r["collapsed"] != true {
 		t.Errorf("JSON: exit %d, %v, collapsed %v", code, err, r["collapsed"])
 	}
+	// eval says so too, and how many splits it concerns.
+	code, out, errs = runCLI("eval", "--data", f, "--k-same", "1", "--k-diff", "1", "--eta", "0.5", "--lambda", "1", "--reps", "2", "--flip", "0")
+	if code != 0 || !strings.Contains(out, "COLLAPSED in 2 of 2 splits") {
+		t.Errorf("eval: exit %d\n%s\n%s", code, out, errs)
+	}
 	// Iris is not collapsed.
 	_, out, _ = runCLI("train", "--data", iris, "--json")
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r["collapsed"] != false {

@@ -137,6 +137,10 @@ type Result struct {
 	ErrEuclid float64
 	ErrLearn  float64
 	K         int
+	// Collapsed says the learned metric is zero to rounding: the worst
+	// case found no metric better than none, every distance is 0, and
+	// ErrLearn is a constant guess, not a learned metric's error.
+	Collapsed bool
 
 	// The triplets the metric least believes (largest hinge loss first):
 	// SuspectRows holds (x, y, z) dataset rows for each of the first few,
@@ -251,6 +255,7 @@ func (m *Result) fields(c codec) {
 	c.ints(&m.SuspectRows)
 	c.ints(&m.SuspectSwapped)
 	c.f64(&m.SuspectPrecision)
+	c.bool(&m.Collapsed)
 }
 
 func (m *Error) fields(c codec) {

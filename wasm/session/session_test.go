@@ -396,3 +396,25 @@ func TestLoadRefusesConstantData(t *testing.T) {
 		t.Errorf("the dataset is now %q", s.name)
 	}
 }
+
+// The page is told when the worst case collapsed to A = 0: on the
+// synthetic set with 20 % swapped at η = 0.5 it does (the budget binds and
+// no metric beats none); at η = 1 it does not.
+func TestCollapseReported(t *testing.T) {
+	s := newSession()
+	load(t, s, SyntheticName)
+	req := defaultTrain()
+	req.Flip, req.Eta = 0.2, 0.5
+	res, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if !res.Collapsed || !res.BudgetActive || res.Eigen[0] != 0 {
+		t.Errorf("η = 0.5: collapsed %v, budget active %v, largest eigenvalue %v", res.Collapsed, res.BudgetActive, res.Eigen[0])
+	}
+	req.Eta = 1
+	res, e = s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil || res.Collapsed {
+		t.Errorf("η = 1: collapsed %v (%v)", res != nil && res.Collapsed, e)
+	}
+}
