@@ -31,6 +31,9 @@ type CompareOptions struct {
 	K        int      // k-NN neighbours; default spec.KNN
 	Folds    int      // cross-validation folds for λ; default 3
 	Grid     []float64
+	// Lambda, if not 0, is every method's λ: no choice is made (the
+	// paper's Figure 1 fixes λ = 2^6 so).
+	Lambda float64
 	// TuneOnTest chooses λ by the test error, the paper's looser, unstated
 	// choice, instead of by cross-validation on the training part.
 	TuneOnTest bool
@@ -300,7 +303,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 	}
 	// λ by cross-validation on the training part (or on the test part).
 	var folds []*split
-	if !o.TuneOnTest {
+	if !o.TuneOnTest && o.Lambda == 0 {
 		fs := stratifiedFolds(ds.Labels, train, o.Folds, seed)
 		for f := range fs {
 			var inner []int
@@ -322,6 +325,8 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 		start := time.Now()
 		lambda := 0.0
 		switch {
+		case o.Lambda != 0 && hasLambda(method):
+			lambda = o.Lambda
 		case method == Gradient && rmlLambda > 0:
 			lambda = rmlLambda // the same problem as RML's: its λ
 		case hasLambda(method):

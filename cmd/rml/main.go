@@ -37,6 +37,7 @@ Usage:
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
   rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
             [--tune cv|test] [--triplets-from labels|paper] [--json]
+  rml figure1 [--out docs/figure1] [--reps 10] [--time-limit 6s] [--data-dir assets/datasets]
 
 Run "rml train -h" or "rml eval -h" for every flag.
 
@@ -67,11 +68,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = eval(ctx, args[1:], stdout, stderr)
 	case "table2":
 		err = table2(ctx, args[1:], stdout, stderr)
+	case "figure1":
+		err = figure1(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q: expected train, eval or table2", args[0])
+		err = usageError("unknown command %q: expected train, eval, table2 or figure1", args[0])
 	}
 	var ex *exitError
 	switch {

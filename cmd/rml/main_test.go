@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -215,6 +217,42 @@ func TestTable2(t *testing.T) {
 	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"}} {
 		if code, _, errs := runCLI(append([]string{"table2"}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}
+
+// figure1 writes its CSV files and well-formed, self-contained SVG files
+// (short runs here: one repetition, 100 ms per convergence run).
+func TestFigure1(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, errs := runCLI("figure1", "--data-dir", "../../assets/datasets", "--out", out, "--reps", "1", "--time-limit", "100ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "η = 0.5 RML") || !strings.Contains(stdout, "sonar      nesterov") {
+		t.Errorf("stdout: %q", stdout)
+	}
+	for _, name := range []string{"convergence.csv", "eta.csv", "eta.svg", "convergence-sonar.svg", "convergence-iris.svg", "convergence-ionosphere.svg", "convergence-heart.svg", "convergence-wine.svg"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".svg") {
+			d := xml.NewDecoder(bytes.NewReader(b))
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s is not well-formed: %v", name, err)
+				}
+			}
+			if strings.Contains(string(b), "href=\"http") || strings.Contains(string(b), "NaN") {
+				t.Errorf("%s fetches from elsewhere or shows NaN", name)
+			}
+		} else if lines := strings.Count(string(b), "\n"); lines < 2 {
+			t.Errorf("%s has %d lines", name, lines)
 		}
 	}
 }

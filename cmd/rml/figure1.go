@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rml-lab/rml/core"
+)
+
+// figure1 rebuilds the paper's Figure 1: (a) the duality gap Δ_t against
+// the iteration and against the seconds for Algorithm 1, projected gradient
+// (RML_gd) and the fast method on each dataset; (b) the 5-NN test error
+// against η on Wine with λ = 2^6 for RML, LMNN, Xing, Euclid and the best
+// case. It writes CSV files and self-contained SVG files into --out.
+func figure1(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("figure1", stderr)
+	dir := fs.String("data-dir", "assets/datasets", "folder with the five datasets")
+	out := fs.String("out", "docs/figure1", "folder to write the CSV and SVG files into")
+	reps := fs.Int("reps", 10, "repetitions of the η panel")
+	seed := fs.Uint64("seed", 1, "seed of the splits and the swaps")
+	limit := fs.Duration("time-limit", 6*time.Second, "time limit of each convergence run")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	if *reps < 1 || *limit <= 0 {
+		return usageError("--reps ≥ 1 and a positive --time-limit are required")
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	data := map[string]*core.Dataset{}
+	for _, n := range table2Datasets {
+		ds, err := readDataset(filepath.Join(*dir, n+".csv"))
+		if err != nil {
+			return err
+		}
+		data[n] = ds
+	}
+	if err := convergencePanels(ctx, data, *out, *seed, *limit, stdout); err != nil {
+		return err
+	}
+	if err := etaPanel(ctx, data["wine"], *out, *reps, *seed, stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%.0f s)\n", *out, time.Since(start).Seconds())
+	return nil
+}
+
+func readDataset(path string) (*core.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ds, err := core.ReadCSV(f, core.CSVOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ds, nil
+}
+
+// convergencePanels runs the three solvers of RML on each whole dataset
+// (label triplets, 20 % swapped, η = 0.8, λ = 1) to a relative gap of 1e-6
+// or the time limit, and writes convergence.csv and convergence-NAME.svg.
+func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out string, seed uint64, limit time.Duration, stdout io.Writer) error {
+	f, err := os.Create(filepath.Join(out, "convergence.csv"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := csv.NewWriter(f)
+	w.Write([]string{"dataset", "method", "iteration", "seconds", "gap", "relgap"})
+	methods := []core.Method{core.Nesterov, core.Gradient, core.Fast}
+	titles := map[core.Method]string{core.Nesterov: "Algorithm 1 (RML_nes)", core.Gradient: "projected gradient (RML_gd)", core.Fast: "fast (default)"}
+	for _, name := range table2Datasets {
+		ds := data[name]
+		rows := make([]int, ds.Rows())
+		for i := range rows {
+			rows[i] = i
+		}
+		p, _, _, err := core.BuildProblem(ds.X, ds.Labels, ds.Classes, rows, core.TripletOptions{Flip: 0.2, Seed: seed}, 0.8, 1)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		var series []series
+		for _, m := range methods {
+			var pts [][3]float64 // iteration, seconds, gap
+			next := 1.0
+			res, err := core.Solve(ctx, p, core.Settings{Method: m, Tol: 1e-6, TimeLimit: limit, Progress: func(pr core.Progress) bool {
+				// Keep about 40 points per decade of iterations.
+				if it := float64(pr.Iter); it >= next {
+					pts = append(pts, [3]float64{it, pr.Elapsed.Seconds(), pr.Gap})
+					next = math.Max(it+1, it*1.06)
+				}
+				return true
+			}})
+			if err != nil {
+				return fmt.Errorf("%s, %v: %w", name, m, err)
+			}
+			pts = append(pts, [3]float64{float64(res.Iter), res.Elapsed.Seconds(), res.Gap})
+			for _, q := range pts {
+				w.Write([]string{name, m.String(), strconv.Itoa(int(q[0])), fmtF(q[1]), fmtF(q[2]), fmtF(q[2] / math.Max(1, math.Abs(res.Primal)))})
+			}
+			series = append(series, seriesOf(titles[m], pts))
+			fmt.Fprintf(stdout, "%-10s %-9v %-16s %7d iterations %7.2f s  relative gap %.2g\n", name, m, res.Status, res.Iter, res.Elapsed.Seconds(), res.RelGap)
+		}
+		svg := twoPanels(fmt.Sprintf("%s: duality gap Δ_t (log) of the three solvers, η = 0.8, λ = 1, 20 %% swapped", name), series)
+		if err := os.WriteFile(filepath.Join(out, "convergence-"+name+".svg"), []byte(svg), 0o644); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// etaPanel measures the 5-NN test error against η on Wine with λ = 2^6
+// (a fraction 1 − η of the triplets swapped, as in Table 2) and writes
+// eta.csv and eta.svg.
+func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, seed uint64, stdout io.Writer) error {
+	etas := []float64{0.5, 0.6, 0.7, 0.8, 0.9, 1.0}
+	methods := []core.Method{core.Fast, core.LMNN, core.Xing, core.Euclid, core.BestCase}
+	f, err := os.Create(filepath.Join(out, "eta.csv"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := csv.NewWriter(f)
+	w.Write([]string{"eta", "method", "mean", "std", "collapsed", "errors"})
+	lines := make([]series, len(methods))
+	for i, m := range methods {
+		lines[i].name = methodTitle[m]
+	}
+	for _, eta := range etas {
+		rep, err := core.Compare(ctx, []string{"wine"}, []*core.Dataset{wine}, core.CompareOptions{Methods: methods, Reps: reps, Eta: eta, Flip: -1, Seed: seed, Lambda: 64})
+		if err != nil {
+			return fmt.Errorf("η = %g: %w", eta, err)
+		}
+		for i, r := range rep.Rows {
+			var errs []string
+			for _, e := range r.Errors {
+				errs = append(errs, fmtF(100*e))
+			}
+			w.Write([]string{fmtF(eta), methodTitle[r.Method], fmtF(100 * r.Mean), fmtF(100 * r.Std), strconv.Itoa(r.Collapsed), strings.Join(errs, " ")})
+			lines[i].x = append(lines[i].x, eta)
+			lines[i].y = append(lines[i].y, 100*r.Mean)
+			lines[i].err = append(lines[i].err, 100*r.Std)
+			fmt.Fprintf(stdout, "η = %.1f %-9s %5.2f ± %5.2f %%  (collapsed in %d of %d)\n", eta, methodTitle[r.Method], 100*r.Mean, 100*r.Std, r.Collapsed, reps)
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	svg := lineChart(fmt.Sprintf("Wine: 5-NN test error (%%) against η, λ = 2^6, a fraction 1 − η swapped; mean ± std over %d splits", reps),
+		"η", "test error (%)", lines, false, false, 640, 400)
+	return os.WriteFile(filepath.Join(out, "eta.svg"), []byte(svg), 0o644)
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// series is one line of a chart: x, y and (optionally) ± err.
+type series struct {
+	name     string
+	x, y     []float64
+	err      []float64
+	bySecond []float64 // the same points' seconds, for the second panel
+}
+
+func seriesOf(name string, pts [][3]float64) series {
+	s := series{name: name}
+	for _, p := range pts {
+		if p[2] > 0 {
+			s.x, s.bySecond, s.y = append(s.x, p[0]), append(s.bySecond, p[1]), append(s.y, p[2])
+		}
+	}
+	return s
+}
+
+// twoPanels draws Δ_t against the iteration (log x) and against the
+// seconds, both log y, side by side.
+func twoPanels(title string, ss []series) string {
+	bySec := make([]series, len(ss))
+	for i, s := range ss {
+		bySec[i] = series{name: s.name, x: s.bySecond, y: s.y}
+	}
+	left := lineChart("against the iteration", "iteration t", "Δ_t", ss, true, true, 460, 340)
+	right := lineChart("against the time", "seconds", "Δ_t", bySec, true, true, 460, 340)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="940" height="380" viewBox="0 0 940 380" font-family="sans-serif" font-size="12">`)
+	fmt.Fprintf(&b, `<rect width="940" height="380" fill="white"/><text x="470" y="18" text-anchor="middle" font-size="14">%s</text>`, html.EscapeString(title))
+	fmt.Fprintf(&b, `<g transform="translate(0,30)">%s</g><g transform="translate(470,30)">%s</g></svg>`, inner(left), inner(right))
+	return b.String()
+}
+
+// inner strips a chart's outer <svg> element so it can be nested in a <g>.
+func inner(svg string) string {
+	i := strings.Index(svg, ">")
+	return svg[i+1 : len(svg)-len("</svg>")]
+}
+
+// palette is Okabe and Ito's colour-blind-safe palette.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"}
+
+// lineChart draws the series on axes (log scales as asked) as one SVG, with
+// a legend, ± error bars where given, and tick labels.
+func lineChart(title, xl, yl string, ss []series, logX, logY bool, w, h float64) string {
+	const ml, mr, mt, mb = 64.0, 16.0, 28.0, 44.0
+	tx := func(v float64) float64 {
+		if logX {
+			return math.Log10(v)
+		}
+		return v
+	}
+	ty := func(v float64) float64 {
+		if logY {
+			return math.Log10(v)
+		}
+		return v
+	}
+	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range ss {
+		for i, x := range s.x {
+			y := s.y[i]
+			if (logX && x <= 0) || (logY && y <= 0) {
+				continue
+			}
+			lo, hi := y, y
+			if s.err != nil {
+				lo, hi = y-s.err[i], y+s.err[i]
+				if logY {
+					lo = math.Max(lo, y/10)
+				} else {
+					lo = math.Max(lo, 0) // errors and rates are not negative
+				}
+			}
+			x0, x1 = math.Min(x0, tx(x)), math.Max(x1, tx(x))
+			y0, y1 = math.Min(y0, ty(lo)), math.Max(y1, ty(hi))
+		}
+	}
+	if !(x1 > x0) {
+		x0, x1 = x0-1, x0+1
+	}
+	if !(y1 > y0) {
+		y0, y1 = y0-1, y0+1
+	}
+	if logY {
+		y0, y1 = math.Floor(y0), math.Ceil(y1)
+	} else {
+		y0 = math.Min(0, y0)
+	}
+	px := func(x float64) float64 { return ml + (tx(x)-x0)/(x1-x0)*(w-ml-mr) }
+	py := func(y float64) float64 { return h - mb - (ty(y)-y0)/(y1-y0)*(h-mt-mb) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`, w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`, w, h)
+	fmt.Fprintf(&b, `<text x="%.0f" y="16" text-anchor="middle" font-size="13">%s</text>`, w/2, html.EscapeString(title))
+	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#999"/>`, ml, mt, w-ml-mr, h-mt-mb)
+	// y ticks: every decade on a log scale, five steps otherwise.
+	var ticks []float64
+	if logY {
+		for v := y0; v <= y1; v++ {
+			ticks = append(ticks, v)
+		}
+	} else {
+		for i := 0; i <= 5; i++ {
+			ticks = append(ticks, y0+(y1-y0)*float64(i)/5)
+		}
+	}
+	for _, v := range ticks {
+		label := fmtTick(v)
+		if logY {
+			label = "1e" + strconv.Itoa(int(v))
+		}
+		y := h - mb - (v-y0)/(y1-y0)*(h-mt-mb)
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, ml, w-mr, y, y, ml-4, y+4, label)
+	}
+	for i := 0; i <= 4; i++ {
+		v := x0 + (x1-x0)*float64(i)/4
+		label := fmtTick(v)
+		if logX {
+			label = fmtTick(math.Pow(10, v))
+		}
+		x := ml + (v-x0)/(x1-x0)*(w-ml-mr)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, h-mb+14, label)
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">%s</text>`, ml+(w-ml-mr)/2, h-8, html.EscapeString(xl))
+	fmt.Fprintf(&b, `<text transform="translate(14 %.0f) rotate(-90)" text-anchor="middle">%s</text>`, mt+(h-mt-mb)/2, html.EscapeString(yl))
+	for k, s := range ss {
+		colour := palette[k%len(palette)]
+		var d strings.Builder
+		for i, x := range s.x {
+			if (logX && x <= 0) || (logY && s.y[i] <= 0) {
+				continue
+			}
+			cmd := "L"
+			if d.Len() == 0 {
+				cmd = "M"
+			}
+			fmt.Fprintf(&d, "%s%.1f %.1f", cmd, px(x), py(s.y[i]))
+			if s.err != nil {
+				fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s"/>`, px(x), px(x), py(math.Max(s.y[i]-s.err[i], 0)), py(s.y[i]+s.err[i]), colour)
+			}
+		}
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6"/>`, d.String(), colour)
+		ly := mt + 14 + float64(k)*15
+		fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="%s" stroke-width="2"/><text x="%.0f" y="%.0f">%s</text>`,
+			w-mr-150, w-mr-130, ly, ly, colour, w-mr-126, ly+4, html.EscapeString(s.name))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+func fmtTick(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
