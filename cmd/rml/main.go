@@ -38,6 +38,7 @@ Usage:
   rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
             [--tune cv|test] [--triplets-from labels|paper] [--json]
   rml figure1 [--out docs/figure1] [--reps 10] [--time-limit 6s] [--data-dir assets/datasets]
+  rml sweep  [--data F.csv] [--flip 0.1,0.2,…] [--lambda 1,16,64] [--eta 0.5,…,0.9] [--reps 10]
 
 Run "rml train -h" or "rml eval -h" for every flag.
 
@@ -70,11 +71,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = table2(ctx, args[1:], stdout, stderr)
 	case "figure1":
 		err = figure1(ctx, args[1:], stdout, stderr)
+	case "sweep":
+		err = sweep(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q: expected train, eval, table2 or figure1", args[0])
+		err = usageError("unknown command %q: expected train, eval, table2, figure1 or sweep", args[0])
 	}
 	var ex *exitError
 	switch {
