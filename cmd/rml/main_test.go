@@ -256,3 +256,18 @@ func TestFigure1(t *testing.T) {
 		}
 	}
 }
+
+// sweep prints a row per noise rate, λ and η, and says where RML collapses
+// (Wine at η = 0.5 with 30 % swapped and λ = 16: every split, measured).
+func TestSweep(t *testing.T) {
+	code, out, errs := runCLI("sweep", "--data", "../../assets/datasets/wine.csv", "--flip", "0.3", "--lambda", "16", "--eta", "0.5,0.9", "--reps", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Count(out, "| 30% | 16 |") != 2 || !strings.Contains(out, "| 0.5 | 66.67 ± 0.00 | collapses | 2 | 2 |") {
+		t.Errorf("sweep printed:\n%s", out)
+	}
+	if code, _, _ := runCLI("sweep", "--eta", "x"); code != 2 {
+		t.Errorf("--eta x: exit %d", code)
+	}
+}
