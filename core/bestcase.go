@@ -22,8 +22,9 @@ import (
 // the trusted set S as the k triplets of smallest loss at the current A
 // (ties to the lower index), solve the convex hinge problem on S (the
 // robust problem with η = 1 on those triplets, by the fast method, warm
-// started when S is unchanged), and repeat until S stops changing. B never
-// rises from one outer step to the next (up to the inner tolerance); the
+// started from the last solve's q on the triplets S keeps), and repeat
+// until S stops changing. B never rises from one outer step to the next
+// (up to the inner tolerance); the
 // answer is a local optimum, started from the η = 1 solution. Progress
 // reports one outer step per iteration, B as Primal, and RelGap 0 once S
 // is unchanged (Certified is false: no bound certifies a local optimum).
@@ -38,9 +39,14 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	tk := newTicker(ctx, s.YieldEvery, s.Yield)
 	e := newEvaluator(p)
 
-	// The start: the η = 1 solution, on every triplet.
+	// The start: the η = 1 solution, on every triplet (from s.Warm, the
+	// start of a run at another λ, when given: Result.Q returns it).
 	full := &Problem{X: p.X, Triplets: p.Triplets, Eta: 1, Lambda: p.Lambda, prep: p.prepared()}
-	r0, err := Solve(ctx, full, inner)
+	in0 := inner
+	if len(s.Warm) == n {
+		in0.Warm = s.Warm
+	}
+	r0, err := Solve(ctx, full, in0)
 	if err != nil {
 		return nil, err
 	}
@@ -54,15 +60,16 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	set := bc.trusted(a)
 	bestB, bestA := bc.value(a), a
 	outer, changed := 0, true
-	var warm []float64
+	// q of the last solve, by triplet: the next trusted set starts from it
+	// (0 for the triplets it adds), the η = 1 solution's at first.
+	qOf := slices.Clone(r0.Q)
 	step := func() error {
 		sub := &Problem{X: p.X, Triplets: make([]Triplet, len(set)), Eta: 1, Lambda: p.Lambda}
+		in := inner
+		in.Warm = make([]float64, len(set))
 		for j, i := range set {
 			sub.Triplets[j] = p.Triplets[i]
-		}
-		in := inner
-		if warm != nil && len(warm) == len(sub.Triplets) {
-			in.Warm = warm
+			in.Warm[j] = qOf[i]
 		}
 		r, err := Solve(ctx, sub, in)
 		if err != nil {
@@ -72,13 +79,12 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 			return ctx.Err()
 		}
 		outer++
+		clear(qOf)
+		for j, i := range set {
+			qOf[i] = r.Q[j]
+		}
 		next := bc.trusted(r.A)
 		changed = !slices.Equal(next, set)
-		if changed {
-			warm = nil
-		} else {
-			warm = r.Q
-		}
 		set = next
 		if b := bc.value(r.A); b < bestB {
 			bestB, bestA = b, r.A
@@ -97,6 +103,7 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	res.Progress = progress()
 	res.A = bestA
 	res.Trusted = set
+	res.Q = r0.Q // the η = 1 start's: a warm start for a run at another λ
 	if err != nil {
 		return res, &SolveError{Method: BestCase, Iter: outer, Err: err}
 	}

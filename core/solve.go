@@ -140,6 +140,8 @@ type Result struct {
 	Q        []float64     // the best dual point found, in Q̂
 	Lg       float64       // the global Lipschitz constant, when the method computed it
 	Trusted  []int         // BestCase: the triplets trusted at the end, by index
+	// (For BestCase, Q is its η = 1 start's dual point, a warm start for a
+	// run at another λ; Settings.Warm is taken as such.)
 }
 
 // Solve minimises the dual of p with the method in s, from s.Warm or from 0,

@@ -267,7 +267,7 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 	case LMNN:
 		s.MaxIter = o.LMNNIters
 	}
-	if warm != nil && len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Gradient) {
+	if warm != nil && len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Gradient || method == BestCase) {
 		s.Warm = *warm
 	}
 	if !hasLambda(method) {
