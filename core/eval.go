@@ -245,13 +245,19 @@ func chooseLambda(ctx context.Context, ds *Dataset, train []int, o EvalOptions, 
 			errs[gi] += e
 		}
 	}
+	return bestOfGrid(grid, errs), nil
+}
+
+// bestOfGrid returns the λ of grid (largest first) with the lowest error;
+// ties go to the first, the larger λ.
+func bestOfGrid(grid, errs []float64) float64 {
 	best := 0
 	for gi := range grid {
 		if errs[gi] < errs[best]-1e-12 {
 			best = gi
 		}
 	}
-	return grid[best], nil
+	return grid[best]
 }
 
 // stratifiedFolds deals the given rows into k folds, class by class, after a

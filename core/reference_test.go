@@ -18,14 +18,9 @@ import (
 // there). At η = 1 the budget is inactive, at η = 0.35 and λ = 4 it binds
 // with A ≠ 0, and at η = 0.25 the worst case collapses to A = 0, P* = m.
 func TestReferenceOptimum(t *testing.T) {
-	b, err := os.ReadFile("testdata/reference/problem.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, ts, b := referenceProblem(t)
 	var ref struct {
-		X        [][]float64
-		Triplets [][3]int
-		Cases    []struct {
+		Cases []struct {
 			Eta, Lambda, Primal float64
 			Status              string
 			A                   [][]float64
@@ -34,15 +29,7 @@ func TestReferenceOptimum(t *testing.T) {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatal(err)
 	}
-	n, d := len(ref.X), len(ref.X[0])
-	x := mat.NewDense(n, d, nil)
-	for i, row := range ref.X {
-		x.SetRow(i, row)
-	}
-	ts := make([]Triplet, len(ref.Triplets))
-	for i, tr := range ref.Triplets {
-		ts[i] = Triplet{tr[0], tr[1], tr[2]}
-	}
+	d := x.RawMatrix().Cols
 	pp, err := Prepare(x, ts)
 	if err != nil {
 		t.Fatal(err)
@@ -93,4 +80,30 @@ func TestReferenceOptimum(t *testing.T) {
 			}
 		}
 	}
+}
+
+// referenceProblem reads testdata/reference/problem.json: its data, its
+// triplets, and the file for the cases a test reads from it.
+func referenceProblem(t *testing.T) (*mat.Dense, []Triplet, []byte) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/reference/problem.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		X        [][]float64
+		Triplets [][3]int
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(len(ref.X), len(ref.X[0]), nil)
+	for i, row := range ref.X {
+		x.SetRow(i, row)
+	}
+	ts := make([]Triplet, len(ref.Triplets))
+	for i, tr := range ref.Triplets {
+		ts[i] = Triplet{tr[0], tr[1], tr[2]}
+	}
+	return x, ts, b
 }

@@ -379,13 +379,7 @@ func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*
 			errs[gi] += e
 		}
 	}
-	best := 0
-	for gi := range grid {
-		if errs[gi] < errs[best]-1e-12 {
-			best = gi
-		}
-	}
-	return grid[best], nil
+	return bestOfGrid(grid, errs), nil
 }
 
 // PaperTable2 is the paper's Table 2 (test error in %, mean ± std over 10
