@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -58,7 +59,6 @@ func (c *primal) offer(a []float64, f float64) {
 // improvement of the best objective over the last window iterations,
 // relative to max(1, |best|) (1 until a window has passed).
 func (c *primal) progress() Progress {
-	c.history = append(c.history, c.best)
 	if c.certified {
 		gap := max(0, c.best-c.lower)
 		return Progress{Certified: true, Iter: c.iter, Gap: gap, RelGap: gap / math.Max(1, math.Abs(c.best)),
@@ -125,26 +125,18 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error)
 			return err
 		}
 		c.iter++
+		c.history = append(c.history, c.best)
 		return nil
 	}, c.progress)
 	res.Status, err = endStatus(ctx, st, err)
-	c.history = c.history[:max(0, len(c.history)-1)] // progress appends; the final report must not count twice
 	res.Progress = c.progress()
-	res.A = mat.NewSymDense(d, symmetrized(c.bestA, d))
+	a := slices.Clone(c.bestA)
+	averageSymmetrize(a, d)
+	res.A = mat.NewSymDense(d, a)
 	if err != nil {
 		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}
 	}
 	return res, nil
-}
-
-func symmetrized(a []float64, d int) []float64 {
-	out := make([]float64, d*d)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			out[i*d+j] = (a[i*d+j] + a[j*d+i]) / 2
-		}
-	}
-	return out
 }
 
 // projectPSDTo sets a (d×d, symmetric) to π₊(a), its nearest PSD matrix in
@@ -209,6 +201,7 @@ type lmnn struct {
 	lambda     float64
 	a, g, w, m []float64
 	wInvHalf   []float64 // W^{-½}, nil if W is singular (then the bound is 0)
+	tmp        []float64 // d×d scratch for the bound
 	qSum, q    []float64 // Σ_t s_t·active_t, and the average
 	sSum       float64
 	r          float64
@@ -218,7 +211,7 @@ type lmnn struct {
 func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
 	d := e.d
 	l := &lmnn{e: e, lambda: p.Lambda, a: make([]float64, d*d), g: make([]float64, d*d), w: make([]float64, d*d), m: make([]float64, d*d),
-		qSum: make([]float64, e.N), q: make([]float64, e.N)}
+		tmp: make([]float64, d*d), qSum: make([]float64, e.N), q: make([]float64, e.N)}
 	for i := 0; i < d; i++ {
 		l.a[i*d+i] = 1
 	}
@@ -275,9 +268,8 @@ func (l *lmnn) boundFrom(q []float64) (float64, error) {
 	e.formM(l.m, q)
 	symmetrize(l.m, d)
 	// B = W^{-½} M W^{-½}, into l.g's room (recomputed before its next use).
-	tmp := make([]float64, d*d)
-	mulTo(tmp, l.wInvHalf, l.m, d)
-	mulTo(l.g, tmp, l.wInvHalf, d)
+	mulTo(l.tmp, l.wInvHalf, l.m, d)
+	mulTo(l.g, l.tmp, l.wInvHalf, d)
 	if !e.eigen(l.g, false) {
 		return 0, errEigen
 	}
@@ -309,7 +301,7 @@ func (l *lmnn) objective() float64 {
 	e.pairValuesAt(l.a)
 	var h float64
 	for t := range e.sim {
-		if margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]; margin < 1 {
+		if margin := e.margin(t); margin < 1 {
 			h += 1 - margin
 		}
 	}
@@ -321,7 +313,7 @@ func (l *lmnn) subgradient() {
 	e := l.e
 	clear(e.w)
 	for t := range e.sim {
-		if margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]; margin < 1 {
+		if margin := e.margin(t); margin < 1 {
 			// −K_i = −u uᵀ + v vᵀ: minus the dissimilar pair, plus the similar.
 			e.w[e.dis[t]]--
 			e.w[e.sim[t]]++
@@ -350,7 +342,7 @@ func (l *lmnn) iterate(c *primal, tk *ticker) error {
 	// dual average (e.pm still holds l.a's pair values).
 	e := l.e
 	for t := range e.sim {
-		if e.pm[e.dis[t]]-e.pm[e.sim[t]] < 1 {
+		if e.margin(t) < 1 {
 			l.qSum[t] += step
 		}
 	}
@@ -505,20 +497,20 @@ type lmnnSmooth struct {
 	y, prev, na []float64
 	mu, lk      float64
 	theta       float64
-	fa          float64 // F_μ at a
-	q           []float64
+	fa          float64   // F_μ at a
+	hp          []float64 // the weights h′_μ at the last gradient: dual estimates
 	iter        int
 }
 
 func newLMNNSmooth(l *lmnn) *lmnnSmooth {
 	d2 := len(l.a)
 	m := &lmnnSmooth{lmnn: l, y: append([]float64(nil), l.a...), prev: make([]float64, d2), na: make([]float64, d2),
-		mu: 1, theta: 1, q: make([]float64, l.e.N)}
+		mu: 1, theta: 1, hp: make([]float64, l.e.N)}
 	m.fa = m.smoothed(l.a, nil)
 	return m
 }
 
-// smoothed returns F_μ(a); if grad is not nil it receives ∇F_μ(a) and m.q
+// smoothed returns F_μ(a); if grad is not nil it receives ∇F_μ(a) and m.hp
 // the weights h′_μ.
 func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 	e := m.e
@@ -528,7 +520,7 @@ func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 		clear(e.w)
 	}
 	for t := range e.sim {
-		z := 1 - (e.pm[e.dis[t]] - e.pm[e.sim[t]])
+		z := 1 - e.margin(t)
 		var hp float64
 		switch {
 		case z <= 0:
@@ -540,7 +532,7 @@ func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 			hp = 1
 		}
 		if grad != nil {
-			m.q[t] = hp
+			m.hp[t] = hp
 			e.w[e.dis[t]] -= hp
 			e.w[e.sim[t]] += hp
 		}
@@ -612,8 +604,8 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	}
 	c.offer(m.a, f)
 	if m.iter%10 == 1 {
-		m.smoothed(m.a, m.g) // the weights h′_μ at a, into m.q
-		lb, err := m.boundFrom(m.q)
+		m.smoothed(m.a, m.g) // the weights h′_μ at a, into m.hp
+		lb, err := m.boundFrom(m.hp)
 		if err != nil {
 			return err
 		}

@@ -121,17 +121,10 @@ type bestCase struct {
 // losses sets e.pm to a's pair values and returns each triplet's hinge loss.
 func (b *bestCase) losses(a mat.Symmetric) []float64 {
 	e := b.e
-	d := e.d
-	buf := make([]float64, d*d)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			buf[i*d+j] = a.At(i, j)
-		}
-	}
-	e.pairValuesAt(buf)
+	e.pairValuesOf(a)
 	h := make([]float64, e.N)
 	for t := range h {
-		h[t] = math.Max(0, 1-(e.pm[e.dis[t]]-e.pm[e.sim[t]]))
+		h[t] = math.Max(0, 1-e.margin(t))
 	}
 	return h
 }

@@ -259,7 +259,7 @@ func lipschitzConstant(e *evaluator, tol float64, maxIter int) float64 {
 		symmetrize(m, e.d)
 		e.pairValuesAt(m)
 		for t := range gv {
-			gv[t] = e.pm[e.dis[t]] - e.pm[e.sim[t]]
+			gv[t] = e.margin(t)
 		}
 		var r float64
 		for i := range v {

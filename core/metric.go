@@ -226,17 +226,10 @@ type Suspect struct {
 // really swapped, S = the number swapped (NaN if none were).
 func Suspects(p *Problem, a mat.Symmetric, swapped []bool) (list []Suspect, precision float64) {
 	e := newEvaluator(p)
-	d := e.d
-	buf := make([]float64, d*d)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			buf[i*d+j] = a.At(i, j)
-		}
-	}
-	e.pairValuesAt(buf)
+	e.pairValuesOf(a)
 	list = make([]Suspect, len(p.Triplets))
 	for t := range list {
-		m := e.pm[e.dis[t]] - e.pm[e.sim[t]]
+		m := e.margin(t)
 		list[t] = Suspect{Index: t, Margin: m, Loss: max(0, 1-m)}
 		if swapped != nil {
 			list[t].Swapped = swapped[t]

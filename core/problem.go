@@ -149,20 +149,25 @@ func (p *Problem) maxK() float64 {
 	if pp := p.prepared(); pp != nil {
 		return pp.maxK
 	}
-	_, d := p.X.Dims()
 	var s float64
 	for _, tr := range p.Triplets {
-		var aa, bb, ab float64
-		xi, xj, xk := p.X.RawRowView(tr.I), p.X.RawRowView(tr.J), p.X.RawRowView(tr.K)
-		for c := 0; c < d; c++ {
-			a, b := xi[c]-xk[c], xi[c]-xj[c]
-			aa += a * a
-			bb += b * b
-			ab += a * b
-		}
-		s = max(s, aa*aa+bb*bb-2*ab*ab)
+		s = max(s, kNorm2(p.X, tr))
 	}
 	return math.Sqrt(s)
+}
+
+// kNorm2 returns ‖K_i‖²_F = ‖a‖⁴ + ‖b‖⁴ − 2 (aᵀb)² for the triplet's
+// a = x_I − x_K and b = x_I − x_J (K_i = a aᵀ − b bᵀ).
+func kNorm2(x *mat.Dense, tr Triplet) float64 {
+	var aa, bb, ab float64
+	xi, xj, xk := x.RawRowView(tr.I), x.RawRowView(tr.J), x.RawRowView(tr.K)
+	for c, v := range xi {
+		a, b := v-xk[c], v-xj[c]
+		aa += a * a
+		bb += b * b
+		ab += a * b
+	}
+	return aa*aa + bb*bb - 2*ab*ab
 }
 
 // Collapsed reports whether a metric learned on p whose largest eigenvalue
@@ -497,7 +502,7 @@ func (e *evaluator) gradPrimal(grad []float64) float64 {
 func (e *evaluator) hingeTop(grad []float64) float64 {
 	h := e.hs[:0]
 	for t := range e.sim {
-		margin := e.pm[e.dis[t]] - e.pm[e.sim[t]]
+		margin := e.margin(t)
 		if grad != nil {
 			grad[t] = margin - 1
 		}
@@ -575,6 +580,22 @@ func (e *evaluator) pairValuesAt(a []float64) {
 		e.pm[p] = s
 	}
 }
+
+// pairValuesOf is pairValuesAt for any symmetric matrix a.
+func (e *evaluator) pairValuesOf(a mat.Symmetric) {
+	d := e.d
+	buf := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			buf[i*d+j] = a.At(i, j)
+		}
+	}
+	e.pairValuesAt(buf)
+}
+
+// margin returns triplet t's margin tr(A K_t) = d_A(x, z) − d_A(x, y) from
+// the pair values in e.pm (of A).
+func (e *evaluator) margin(t int) float64 { return e.pm[e.dis[t]] - e.pm[e.sim[t]] }
 
 // rowDots sets z (n_t×r) to X_t Wᵀ for w (r×d, row-major): z_kc = x_k · w_c.
 func (e *evaluator) rowDots(z, w []float64, r int) {

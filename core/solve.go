@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"time"
 
@@ -223,9 +222,7 @@ func (s *Settings) defaults() {
 	if s.MaxIter == 0 {
 		s.MaxIter = 1_000_000
 	}
-	if s.YieldEvery == 0 && runtime.GOOS == "js" {
-		s.YieldEvery = 20 * time.Millisecond
-	}
+	// YieldEvery's default (20 ms on js) is newTicker's.
 }
 
 // drive is the loop every method runs in: it takes a step, reads the
@@ -478,14 +475,19 @@ func (c *certificate) metric() (*mat.SymDense, error) {
 		}
 		c.e.metricTo(a)
 	}
-	// Symmetrize against rounding.
+	averageSymmetrize(a, d)
+	return mat.NewSymDense(d, a), nil
+}
+
+// averageSymmetrize sets a (d×d) and its transpose to their average,
+// against rounding.
+func averageSymmetrize(a []float64, d int) {
 	for i := 0; i < d; i++ {
 		for j := i + 1; j < d; j++ {
 			v := (a[i*d+j] + a[j*d+i]) / 2
 			a[i*d+j], a[j*d+i] = v, v
 		}
 	}
-	return mat.NewSymDense(d, a), nil
 }
 
 // scales returns the fast method's scales: p's prepared ones, or new.
@@ -510,19 +512,9 @@ func (p *Problem) scales() (w, u []float64) {
 func tripletScales(p *Problem) (w, u []float64) {
 	n := len(p.Triplets)
 	w, u = make([]float64, n), make([]float64, n)
-	_, d := p.X.Dims()
-	a, b := make([]float64, d), make([]float64, d)
 	var mean float64
 	for t, tr := range p.Triplets {
-		var aa, bb, ab float64
-		for j := 0; j < d; j++ {
-			x := p.X.At(tr.I, j)
-			a[j], b[j] = x-p.X.At(tr.K, j), x-p.X.At(tr.J, j)
-			aa += a[j] * a[j]
-			bb += b[j] * b[j]
-			ab += a[j] * b[j]
-		}
-		w[t] = aa*aa + bb*bb - 2*ab*ab
+		w[t] = kNorm2(p.X, tr)
 		mean += w[t]
 	}
 	mean /= float64(n)
