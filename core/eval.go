@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/rml-lab/rml/spec"
 )
@@ -123,141 +121,24 @@ type EvalReport struct {
 // Evaluate runs the paper's protocol on ds: Reps stratified splits
 // (1−TestFrac train, TestFrac test); on each, triplets from the training
 // part, λ fixed or chosen by cross-validation on the training part only, and
-// the k-NN test error under the Euclidean and the learned metric.
+// the k-NN test error under the Euclidean and the learned metric. It is
+// Compare for the solver's method and Euclid.
 func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, error) {
 	o.Triplets.defaults()
-	if o.Eta == 0 {
-		o.Eta = spec.Eta
-	}
-	if o.Grid == nil {
-		o.Grid = LambdaGrid
-	}
-	if o.Folds == 0 {
-		o.Folds = 3
-	}
-	if o.Reps == 0 {
-		o.Reps = 10
-	}
-	if o.TestFrac == 0 {
-		o.TestFrac = spec.TestFrac
-	}
-	if o.K == 0 {
-		o.K = spec.KNN
-	}
 	if o.Solver.Tol == 0 {
 		o.Solver.Tol = 1e-4
 	}
-	rep := &EvalReport{}
-	for r := 0; r < o.Reps; r++ {
-		seed := o.Seed*1000 + uint64(r)
-		train, test := StratifiedSplit(ds.Labels, o.TestFrac, seed)
-		lambda := o.Lambda
-		if lambda == 0 {
-			var err error
-			if lambda, err = chooseLambda(ctx, ds, train, o, seed); err != nil {
-				return nil, err
-			}
-		}
-		to := o.Triplets
-		to.Seed = seed
-		eu, le, collapsed, err := trainTest(ctx, ds, train, test, to, o, lambda, nil)
-		if collapsed {
-			rep.Collapsed++
-		}
-		if err != nil {
-			return nil, err
-		}
-		rep.EuclidErr = append(rep.EuclidErr, eu)
-		rep.RMLErr = append(rep.RMLErr, le)
-		rep.Lambdas = append(rep.Lambdas, lambda)
-	}
-	rep.EuclidMean, rep.EuclidStd = stat.MeanStdDev(rep.EuclidErr, nil)
-	rep.RMLMean, rep.RMLStd = stat.MeanStdDev(rep.RMLErr, nil)
-	if o.Reps == 1 {
-		rep.EuclidStd, rep.RMLStd = 0, 0
-	}
-	return rep, nil
-}
-
-// trainTest learns on train and returns the k-NN test errors on test for the
-// Euclidean and the learned metric. warm, if not nil, is a start for q and
-// receives the solution.
-func trainTest(ctx context.Context, ds *Dataset, train, test []int, to TripletOptions, o EvalOptions, lambda float64, warm *[]float64) (euclid, learned float64, collapsed bool, err error) {
-	p, _, st, err := BuildProblem(ds.X, ds.Labels, ds.Classes, train, to, o.Eta, lambda)
+	c, err := Compare(ctx, []string{""}, []*Dataset{ds}, CompareOptions{
+		Methods: []Method{o.Solver.Method, Euclid}, Reps: o.Reps, Eta: o.Eta, Flip: o.Triplets.Flip, Seed: o.Seed,
+		TestFrac: o.TestFrac, K: o.K, Folds: o.Folds, Grid: o.Grid, Lambda: o.Lambda,
+		KSame: o.Triplets.KSame, KDiff: o.Triplets.KDiff, Tol: o.Solver.Tol, MaxIter: o.Solver.MaxIter,
+	})
 	if err != nil {
-		return 0, 0, false, err
+		return nil, err
 	}
-	s := o.Solver
-	if warm != nil && len(*warm) == len(p.Triplets) {
-		s.Warm = *warm
-	}
-	res, err := Solve(ctx, p, s)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	if res.Status == Cancelled {
-		return 0, 0, false, ctx.Err()
-	}
-	if warm != nil {
-		*warm = res.Q
-	}
-	eig, err := Eigenvalues(res.A)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	collapsed = p.Collapsed(eig[0])
-	xte := st.Transform(SelectRows(ds.X, test))
-	ytr, yte := SelectLabels(ds.Labels, train), SelectLabels(ds.Labels, test)
-	k := min(o.K, len(train))
-	if euclid, err = KNNError(nil, p.X, ytr, xte, yte, k); err != nil {
-		return 0, 0, false, err
-	}
-	if learned, err = KNNError(res.A, p.X, ytr, xte, yte, k); err != nil {
-		return 0, 0, false, err
-	}
-	return euclid, learned, collapsed, nil
-}
-
-// chooseLambda returns the λ of o.Grid with the lowest mean k-NN error over
-// stratified folds of the training rows (ties: the larger λ).
-func chooseLambda(ctx context.Context, ds *Dataset, train []int, o EvalOptions, seed uint64) (float64, error) {
-	folds := stratifiedFolds(ds.Labels, train, o.Folds, seed)
-	grid := slices.Clone(o.Grid)
-	slices.Sort(grid)
-	slices.Reverse(grid) // large λ first: each solve warm-starts the next
-	errs := make([]float64, len(grid))
-	for f := range folds {
-		var inner []int
-		for g, fold := range folds {
-			if g != f {
-				inner = append(inner, fold...)
-			}
-		}
-		slices.Sort(inner)
-		to := o.Triplets
-		to.Seed = seed*31 + uint64(f)
-		var warm []float64
-		for gi, l := range grid {
-			_, e, _, err := trainTest(ctx, ds, inner, folds[f], to, o, l, &warm)
-			if err != nil {
-				return 0, fmt.Errorf("choosing λ: %w", err)
-			}
-			errs[gi] += e
-		}
-	}
-	return bestOfGrid(grid, errs), nil
-}
-
-// bestOfGrid returns the λ of grid (largest first) with the lowest error;
-// ties go to the first, the larger λ.
-func bestOfGrid(grid, errs []float64) float64 {
-	best := 0
-	for gi := range grid {
-		if errs[gi] < errs[best]-1e-12 {
-			best = gi
-		}
-	}
-	return grid[best]
+	rml, eu := c.Rows[0], c.Rows[1]
+	return &EvalReport{EuclidErr: eu.Errors, RMLErr: rml.Errors, Lambdas: rml.Lambdas, Collapsed: rml.Collapsed,
+		EuclidMean: eu.Mean, EuclidStd: eu.Std, RMLMean: rml.Mean, RMLStd: rml.Std}, nil
 }
 
 // stratifiedFolds deals the given rows into k folds, class by class, after a

@@ -52,8 +52,10 @@ type CompareOptions struct {
 	// LMNNIters caps LMNN's iterations (default 500): its certified gap
 	// closes slowly where few triplets stay active (well-separated data).
 	LMNNIters int
-	Workers   int                   // parallel repetitions; default GOMAXPROCS
-	Progress  func(done, total int) // after each repetition of each dataset
+	// MaxIter, if not 0, caps every method's iterations instead.
+	MaxIter  int
+	Workers  int                   // parallel repetitions; default GOMAXPROCS
+	Progress func(done, total int) // after each repetition of each dataset
 }
 
 func (o *CompareOptions) defaults() {
@@ -260,14 +262,15 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 		e, err := KNNError(nil, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
 		return e, &Result{Method: Euclid, Status: Converged}, err
 	}
-	s := Settings{Method: method, Tol: o.Tol}
-	switch method {
-	case Gradient:
+	s := Settings{Method: method, Tol: o.Tol, MaxIter: o.MaxIter}
+	switch {
+	case o.MaxIter != 0:
+	case method == Gradient:
 		s.MaxIter = o.GradientIters
-	case LMNN:
+	case method == LMNN:
 		s.MaxIter = o.LMNNIters
 	}
-	if warm != nil && len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Gradient || method == BestCase) {
+	if warm != nil && len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Nesterov || method == Gradient || method == BestCase) {
 		s.Warm = *warm
 	}
 	if !hasLambda(method) {
@@ -379,7 +382,13 @@ func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*
 			errs[gi] += e
 		}
 	}
-	return bestOfGrid(grid, errs), nil
+	best := 0
+	for gi := range grid {
+		if errs[gi] < errs[best]-1e-12 {
+			best = gi
+		}
+	}
+	return grid[best], nil
 }
 
 // PaperTable2 is the paper's Table 2 (test error in %, mean ± std over 10
