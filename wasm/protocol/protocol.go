@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 2
+const Version = 3
 
 // Kind names what a message carries.
 type Kind string
@@ -76,6 +76,11 @@ type Train struct {
 	Tol     float64
 	MaxIter int
 	Warm    bool // start from the last solution when the triplets are the same
+	// Edits to the triplets, by their index among those drawn (as
+	// Result.SuspectIndex gives them): Drop leaves a triplet out, Unswap
+	// puts a swapped one back the right way round. A warm start carries
+	// over to the triplets kept.
+	Drop, Reverse []int
 }
 
 // Ready is the worker's first message.
@@ -149,7 +154,17 @@ type Result struct {
 	// Swapped suspects (NaN when none was swapped).
 	SuspectRows      []int
 	SuspectSwapped   []int
+	SuspectIndex     []int // each suspect's index among the triplets drawn
 	SuspectPrecision float64
+	Dropped, Reversed int // triplets the run left out or reversed (Train's edits)
+
+	// The state of the solution, for the step view: QHist counts the
+	// weights q_i that are 0, then those in each tenth of (0, 1] (empty
+	// for a method without q); MarginHist counts the margins
+	// tr(A K_i) below 0, in [0, ½), [½, 1), [1, 3/2) and from 3/2 on (a
+	// triplet with margin < 1 has a positive hinge loss).
+	QHist      []int
+	MarginHist []int
 
 	A       []float64 // d×d, row-major
 	Eigen   []float64 // d, descending
@@ -204,6 +219,8 @@ func (m *Train) fields(c codec) {
 	c.f64(&m.Tol)
 	c.int(&m.MaxIter)
 	c.bool(&m.Warm)
+	c.ints(&m.Drop)
+	c.ints(&m.Reverse)
 }
 
 func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }
@@ -256,6 +273,11 @@ func (m *Result) fields(c codec) {
 	c.ints(&m.SuspectSwapped)
 	c.f64(&m.SuspectPrecision)
 	c.bool(&m.Collapsed)
+	c.ints(&m.SuspectIndex)
+	c.int(&m.Dropped)
+	c.int(&m.Reversed)
+	c.ints(&m.QHist)
+	c.ints(&m.MarginHist)
 }
 
 func (m *Error) fields(c codec) {
@@ -431,7 +453,7 @@ func (m *Message) checkArrays() error {
 			return errors.New("protocol: row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
 		}
 	}
-	if len(r.SuspectRows) != 3*len(r.SuspectSwapped) {
+	if len(r.SuspectRows) != 3*len(r.SuspectSwapped) || len(r.SuspectIndex) != len(r.SuspectSwapped) {
 		return errors.New("protocol: " + itoa(len(r.SuspectRows)) + " suspect rows for " + itoa(len(r.SuspectSwapped)) + " suspects")
 	}
 	for _, v := range r.Labels {

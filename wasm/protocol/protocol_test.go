@@ -14,13 +14,13 @@ func samples() []Message {
 		Progress: Progress{Status: "converged", Iter: 3, Gap: 0.5, RelGap: 1e-3, Dual: -1, Primal: 2, SumQ: 4, Budget: 8, BudgetActive: true, Seconds: 0.25,
 			Iters: []float64{2, 3}, Gaps: []float64{1, 0.5}},
 		Method: "fast", Triplets: 10, Swapped: 2, D: 2, N: 3, Test: []int{2},
-		ErrEuclid: 0.25, ErrLearn: 0.125, K: 5, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectPrecision: 0.5,
+		ErrEuclid: 0.25, ErrLearn: 0.125, K: 5, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectIndex: []int{7}, QHist: []int{3, 0, 1}, MarginHist: []int{1, 2, 0, 0, 1}, SuspectPrecision: 0.5,
 		A: []float64{1, 0.5, 0.5, 2}, Eigen: []float64{2.2, 0.8}, Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{6, 5, 4, 3, 2, 1}, Labels: []float64{0, 1, 1},
 	}
 	return []Message{
 		{ID: 1, Kind: KindLoad, Load: &Load{Builtin: "Iris", TestFrac: 0.15, Seed: 7}},
 		{ID: 2, Kind: KindLoad, Load: &Load{CSV: "a,b\n1,x\n", FileName: "<b>.csv", Label: "b"}},
-		{ID: 3, Kind: KindTrain, Train: &Train{KSame: 3, KDiff: 3, Flip: 0.1, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Warm: true}},
+		{ID: 3, Kind: KindTrain, Train: &Train{KSame: 3, KDiff: 3, Flip: 0.1, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Warm: true, Drop: []int{4}, Reverse: []int{2, 9}}},
 		{ID: 4, Kind: KindStop},
 		{Kind: KindReady, Ready: &Ready{Builtins: []string{"Iris"}}},
 		{ID: 1, Kind: KindDataset, Dataset: &Dataset{Name: "Iris", Rows: 3, Features: []string{"a"}, Columns: []string{"a", "y"}, Classes: []string{"p", "q"}, ClassCounts: []int{1, 2}, Preview: [][]string{{"a", "y"}}}},

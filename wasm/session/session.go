@@ -72,9 +72,15 @@ type Session struct {
 	generation int // counts loads, so a cached problem is never reused across datasets
 
 	key     problemKey
-	prep    *core.Prepared // the triplets of key, ready for any η and λ
-	swapped []bool
-	warm    []float64 // q of the last run on prep
+	base    []core.Triplet // the triplets of key as drawn (some swapped)
+	baseSw  []bool         // which of base the noise swapped
+	edits   string         // the edits prep has (canonical form of Drop and Reverse)
+	keep    []int          // prep's triplet j is base[keep[j]]
+	prep    *core.Prepared // the triplets of key with the edits, ready for any η and λ
+	swapped []bool         // which of prep's triplets are reversed from the labels' order
+	warm    []float64      // q of the last run on prep
+	nDrop   int
+	nRev    int
 
 	// One standardizer, fitted on the training rows, maps every row.
 	xAll          *mat.Dense // every row, standardized
@@ -287,29 +293,103 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 }
 
 // data prepares the triplets a request asks for (label triplets on the
-// standardized training rows, some swapped), unless they are the ones
-// prepared last: a warm restart after η or λ changed reuses them, with
-// their pair index and scales.
+// standardized training rows, some swapped, then the request's edits),
+// unless they are the ones prepared last: a warm restart after η or λ
+// changed reuses them, with their pair index and scales, and after an edit
+// keeps the weights of the triplets it keeps.
 func (s *Session) data(ctx context.Context, req protocol.Train, post func(*protocol.Progress)) error {
 	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
-	if s.prep != nil && s.key == key {
+	if s.prep == nil || s.key != key {
+		// The neighbour search is O(n²·d): it reports its progress (the
+		// page shows it) and lets Stop in between rows.
+		hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
+			post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
+		}}
+		pp, swapped, err := core.LabelData(ctx, hooks, s.xTrain, s.yTrain, s.ds.Classes,
+			core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed})
+		if ctx.Err() != nil {
+			post(&protocol.Progress{Status: spec.Stopped})
+			return errors.New("stopped while finding neighbours")
+		}
+		if err != nil {
+			return err
+		}
+		s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
+		s.base, s.baseSw, s.edits, s.nDrop, s.nRev = pp.Triplets, swapped, "", 0, 0
+		s.keep = make([]int, len(pp.Triplets))
+		for i := range s.keep {
+			s.keep[i] = i
+		}
+	}
+	return s.edit(req.Drop, req.Reverse)
+}
+
+// edit applies the edits to the drawn triplets, if they differ from the
+// ones prepared: dropped triplets leave, reversed ones exchange y and z.
+// The last solution's weights carry over to the triplets kept unchanged.
+func (s *Session) edit(drop, reverse []int) error {
+	n := len(s.base)
+	op := make([]byte, n) // 0 keep, 1 drop, 2 reverse
+	for _, l := range []struct {
+		idx  []int
+		code byte
+		what string
+	}{{drop, 1, "drop"}, {reverse, 2, "reverse"}} {
+		for _, i := range l.idx {
+			if i < 0 || i >= n {
+				return fmt.Errorf("cannot %s triplet %d: there are %d (numbered from 0)", l.what, i, n)
+			}
+			op[i] = l.code
+		}
+	}
+	key := string(op)
+	if s.edits == key || (s.edits == "" && !slices.ContainsFunc(op, func(b byte) bool { return b != 0 })) {
 		return nil
 	}
-	// The neighbour search is O(n²·d): it reports its progress (the page
-	// shows it) and lets Stop in between rows.
-	hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
-		post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
-	}}
-	pp, swapped, err := core.LabelData(ctx, hooks, s.xTrain, s.yTrain, s.ds.Classes,
-		core.TripletOptions{KSame: req.KSame, KDiff: req.KDiff, Flip: req.Flip, Seed: req.Seed})
-	if ctx.Err() != nil {
-		post(&protocol.Progress{Status: spec.Stopped})
-		return errors.New("stopped while finding neighbours")
+	var (
+		ts      []core.Triplet
+		keep    []int
+		swapped []bool
+		nd, nr  int
+	)
+	for i, t := range s.base {
+		sw := s.baseSw[i]
+		switch op[i] {
+		case 1:
+			nd++
+			continue
+		case 2:
+			nr++
+			t.J, t.K = t.K, t.J
+			sw = !sw
+		}
+		ts, keep, swapped = append(ts, t), append(keep, i), append(swapped, sw)
 	}
+	if len(ts) == 0 {
+		return errors.New("every triplet was dropped; keep at least one")
+	}
+	pp, err := core.Prepare(s.xTrain, ts)
 	if err != nil {
 		return err
 	}
-	s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
+	// The weights of the triplets kept as they were carry over.
+	var warm []float64
+	if s.warm != nil {
+		was := make(map[int]float64, len(s.keep))
+		oldOp := []byte(s.edits)
+		for j, i := range s.keep {
+			if len(oldOp) == 0 || oldOp[i] == 0 {
+				was[i] = s.warm[j]
+			}
+		}
+		warm = make([]float64, len(ts))
+		for j, i := range keep {
+			if op[i] == 0 {
+				warm[j] = was[i]
+			}
+		}
+	}
+	s.prep, s.keep, s.swapped, s.warm, s.edits, s.nDrop, s.nRev = pp, keep, swapped, warm, key, nd, nr
 	return nil
 }
 
@@ -410,7 +490,10 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 			sw = 1
 		}
 		out.SuspectSwapped = append(out.SuspectSwapped, sw)
+		out.SuspectIndex = append(out.SuspectIndex, s.keep[sp.Index])
 	}
+	out.Dropped, out.Reversed = s.nDrop, s.nRev
+	out.QHist, out.MarginHist = histograms(res, list)
 	if len(s.test) > 0 {
 		out.ErrEuclid = s.errEuclid
 		if out.ErrLearn, err = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K); err != nil {
@@ -418,6 +501,39 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 		}
 	}
 	return out, nil
+}
+
+// histograms counts the weights q_i (0, then each tenth of (0, 1]) when the
+// method has them, and the margins tr(A K_i) in the bins protocol.Result
+// names.
+func histograms(res *core.Result, list []core.Suspect) (qh, mh []int) {
+	switch res.Method {
+	case core.Fast, core.Nesterov, core.Gradient:
+		qh = make([]int, 11)
+		for _, q := range res.Q {
+			b := 0
+			if q > 0 {
+				b = 1 + min(9, int(q*10-1e-12))
+			}
+			qh[b]++
+		}
+	}
+	mh = make([]int, 5)
+	for _, sp := range list {
+		switch m := sp.Margin; {
+		case m < 0:
+			mh[0]++
+		case m < 0.5:
+			mh[1]++
+		case m < 1:
+			mh[2]++
+		case m < 1.5:
+			mh[3]++
+		default:
+			mh[4]++
+		}
+	}
+	return qh, mh
 }
 
 func progress(p core.Progress) protocol.Progress {

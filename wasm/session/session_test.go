@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -416,5 +417,77 @@ func TestCollapseReported(t *testing.T) {
 	res, e = s.Train(context.Background(), req, func(*protocol.Progress) {})
 	if e != nil || res.Collapsed {
 		t.Errorf("η = 1: collapsed %v (%v)", res != nil && res.Collapsed, e)
+	}
+}
+
+// Editing the triplets: dropping the suspects and reversing a swapped one
+// change the problem as asked (counts, the swap record, the suspects'
+// indices), a warm start carries over, and the histograms count every
+// triplet.
+func TestEdits(t *testing.T) {
+	s := newSession()
+	load(t, s, "Wine")
+	req := defaultTrain()
+	req.Flip = 0.2
+	first, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	sum := func(v []int) (n int) {
+		for _, x := range v {
+			n += x
+		}
+		return n
+	}
+	if sum(first.QHist) != first.Triplets || sum(first.MarginHist) != first.Triplets || len(first.QHist) != 11 || len(first.MarginHist) != 5 {
+		t.Fatalf("histograms %v %v for %d triplets", first.QHist, first.MarginHist, first.Triplets)
+	}
+	// Reverse the first swapped suspect, drop the other suspects.
+	rev := -1
+	var drop []int
+	for k, i := range first.SuspectIndex {
+		if first.SuspectSwapped[k] == 1 && rev < 0 {
+			rev = i
+		} else {
+			drop = append(drop, i)
+		}
+	}
+	if rev < 0 {
+		t.Fatal("no swapped suspect to reverse")
+	}
+	req.Warm, req.Drop, req.Reverse = true, drop, []int{rev}
+	res, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	// Dropped suspects may have been swapped or not: count them.
+	droppedSwapped := 0
+	for k, i := range first.SuspectIndex {
+		if i != rev && first.SuspectSwapped[k] == 1 {
+			droppedSwapped++
+		}
+	}
+	if res.Triplets != first.Triplets-len(drop) || res.Dropped != len(drop) || res.Reversed != 1 || !res.Warm ||
+		res.Swapped != first.Swapped-1-droppedSwapped {
+		t.Errorf("after the edits: %d triplets (%d dropped, %d reversed, warm %v), %d swapped; before: %d, %d swapped",
+			res.Triplets, res.Dropped, res.Reversed, res.Warm, res.Swapped, first.Triplets, first.Swapped)
+	}
+	for _, i := range res.SuspectIndex {
+		if slices.Contains(drop, i) {
+			t.Errorf("dropped triplet %d is still a suspect", i)
+		}
+	}
+	// Undoing the edits gives back the first run's problem and answer.
+	req.Drop, req.Reverse, req.Warm = nil, nil, false
+	again, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if again.Triplets != first.Triplets || again.ErrLearn != first.ErrLearn || !slices.Equal(again.SuspectIndex, first.SuspectIndex) {
+		t.Errorf("undone: %d triplets, error %v, suspects %v; first %d, %v, %v", again.Triplets, again.ErrLearn, again.SuspectIndex, first.Triplets, first.ErrLearn, first.SuspectIndex)
+	}
+	req.Drop = []int{first.Triplets}
+	if _, e := s.Train(context.Background(), req, func(*protocol.Progress) {}); e == nil || !strings.Contains(e.Message, "cannot drop triplet") {
+		t.Errorf("out-of-range drop: %v", e)
 	}
 }
