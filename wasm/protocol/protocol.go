@@ -152,10 +152,10 @@ type Result struct {
 	// SuspectSwapped 1 where that triplet was swapped by the injected noise.
 	// SuspectPrecision is the share of swapped triplets among the first
 	// Swapped suspects (NaN when none was swapped).
-	SuspectRows      []int
-	SuspectSwapped   []int
-	SuspectIndex     []int // each suspect's index among the triplets drawn
-	SuspectPrecision float64
+	SuspectRows       []int
+	SuspectSwapped    []int
+	SuspectIndex      []int // each suspect's index among the triplets drawn
+	SuspectPrecision  float64
 	Dropped, Reversed int // triplets the run left out or reversed (Train's edits)
 
 	// The state of the solution, for the step view: QHist counts the
