@@ -352,7 +352,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 			if err != nil {
 				return out, err
 			}
-			out.collapsed[m] = final.prep.Problem(o.Eta, lambda).Collapsed(eig[0])
+			out.collapsed[m] = final.prep.Problem(o.Eta, lambda).CollapsedResult(eig[0], res)
 		}
 		out.secs[m] = time.Since(start).Seconds()
 	}

@@ -357,7 +357,7 @@ func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool) (*trainOu
 		}
 		out.A = append(out.A, row)
 	}
-	out.Collapsed = len(out.Eigenvalues) == 0 || p.Collapsed(out.Eigenvalues[0])
+	out.Collapsed = len(out.Eigenvalues) == 0 || p.CollapsedResult(out.Eigenvalues[0], res)
 	return out, nil
 }
 

@@ -23,6 +23,16 @@ type (
 	Stop          struct{}
 	Reset         struct{}
 	Invalid       struct{ Message string } // a typed value that is not a number, say
+
+	Pin            struct{}              // keep the last result as a column
+	Unpin          struct{ Index int }   // remove a column
+	Compare        struct{}              // train the chosen method and the baselines, one after another
+	SweepRun       struct{ Axis string } // "eta" or "flip"
+	Step           struct{ N int }       // N iterations from the last solution
+	DropTriplet    struct{ Index int }   // toggle: leave the triplet out (index among those drawn)
+	ReverseTriplet struct{ Index int }   // toggle: exchange its y and z
+	ClearEdits     struct{}
+	ApplyPreset    struct{ Key string }
 )
 
 // Worker actions: what the worker said, or that it died.
@@ -32,22 +42,31 @@ type (
 	WorkerDied  struct{ Reason string }
 )
 
-func (SelectBuiltin) isAction() {}
-func (Upload) isAction()        {}
-func (UploadFailed) isAction()  {}
-func (ChooseLabel) isAction()   {}
-func (SetKSame) isAction()      {}
-func (SetKDiff) isAction()      {}
-func (SetFlip) isAction()       {}
-func (SetEta) isAction()        {}
-func (SetLambda) isAction()     {}
-func (SetMethod) isAction()     {}
-func (SetTol) isAction()        {}
-func (SetSeed) isAction()       {}
-func (Train) isAction()         {}
-func (Stop) isAction()          {}
-func (Reset) isAction()         {}
-func (Invalid) isAction()       {}
-func (WorkerReady) isAction()   {}
-func (Reply) isAction()         {}
-func (WorkerDied) isAction()    {}
+func (SelectBuiltin) isAction()  {}
+func (Upload) isAction()         {}
+func (UploadFailed) isAction()   {}
+func (ChooseLabel) isAction()    {}
+func (SetKSame) isAction()       {}
+func (SetKDiff) isAction()       {}
+func (SetFlip) isAction()        {}
+func (SetEta) isAction()         {}
+func (SetLambda) isAction()      {}
+func (SetMethod) isAction()      {}
+func (SetTol) isAction()         {}
+func (SetSeed) isAction()        {}
+func (Train) isAction()          {}
+func (Stop) isAction()           {}
+func (Reset) isAction()          {}
+func (Invalid) isAction()        {}
+func (Pin) isAction()            {}
+func (Unpin) isAction()          {}
+func (Compare) isAction()        {}
+func (SweepRun) isAction()       {}
+func (Step) isAction()           {}
+func (DropTriplet) isAction()    {}
+func (ReverseTriplet) isAction() {}
+func (ClearEdits) isAction()     {}
+func (ApplyPreset) isAction()    {}
+func (WorkerReady) isAction()    {}
+func (Reply) isAction()          {}
+func (WorkerDied) isAction()     {}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
@@ -30,18 +32,18 @@ func Reduce(s *State, a Action) []protocol.Message {
 			return s.load(source{file: s.FileName, csv: s.CSV, label: a.Column})
 		}
 	case SetKSame:
-		p.KSame = a.Value
+		p.KSame, s.Edits = a.Value, Edits{}
 	case SetKDiff:
-		p.KDiff = a.Value
+		p.KDiff, s.Edits = a.Value, Edits{}
 	case SetFlip:
-		p.Flip = a.Value
+		p.Flip, s.Edits = a.Value, Edits{}
 	case SetMethod:
 		p.Method = a.Value
 	case SetTol:
 		p.Tol = a.Value
 	case SetSeed:
 		if p.Seed != a.Value {
-			p.Seed = a.Value
+			p.Seed, s.Edits = a.Value, Edits{}
 			return s.load(s.current()) // the seed also draws the train/test split
 		}
 	case SetEta:
@@ -51,9 +53,56 @@ func Reduce(s *State, a Action) []protocol.Message {
 		p.Lambda = a.Value
 		return s.rerun()
 	case Train:
+		s.Queue, s.Job = nil, nil
 		return s.train(false)
+	case Pin:
+		s.pin(s.Result, nil)
+	case Unpin:
+		if a.Index >= 0 && a.Index < len(s.Pinned) {
+			s.Pinned = append(s.Pinned[:a.Index:a.Index], s.Pinned[a.Index+1:]...)
+		}
+	case Compare:
+		return s.startCompare()
+	case SweepRun:
+		return s.startSweep(a.Axis)
+	case Step:
+		if s.Status == Running {
+			return nil
+		}
+		s.Queue = []Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol, MaxIter: max(1, a.N), Warm: s.Result != nil}}
+		return s.next()
+	case DropTriplet:
+		s.Edits.Drop = toggle(s.Edits.Drop, a.Index)
+		s.Edits.Reverse = slices.DeleteFunc(slices.Clone(s.Edits.Reverse), func(i int) bool { return i == a.Index })
+		return s.rerun()
+	case ReverseTriplet:
+		s.Edits.Reverse = toggle(s.Edits.Reverse, a.Index)
+		s.Edits.Drop = slices.DeleteFunc(slices.Clone(s.Edits.Drop), func(i int) bool { return i == a.Index })
+		return s.rerun()
+	case ClearEdits:
+		s.Edits = Edits{}
+		return s.rerun()
+	case ApplyPreset:
+		pr, ok := PresetNamed(a.Key)
+		if !ok {
+			return nil
+		}
+		s.Edits, s.Pinned, s.Sweep = Edits{}, nil, Sweep{}
+		old := *p
+		*p = pr.Params
+		p.Preset = pr.Key
+		var out []protocol.Message
+		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil || s.Params.Dataset == "" {
+			out = s.load(s.current())
+		}
+		s.Pending = true
+		if s.CanTrain() {
+			return append(out, s.train(false)...)
+		}
+		return out
 	case Stop:
 		s.Pending = false
+		s.Queue, s.Job = nil, nil
 		if s.Status == Running {
 			return []protocol.Message{{ID: s.RunID, Kind: protocol.KindStop}}
 		}
@@ -63,6 +112,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 			out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
 		}
 		s.RunID = s.id() // replies of the old run are ignored from now on
+		s.Queue, s.Job, s.Steps = nil, nil, 0
 		s.clearRun()
 		s.Message = ""
 		return out
@@ -122,6 +172,7 @@ func (s *State) load(src source) []protocol.Message {
 		s.Message = ""
 	}
 	s.loading = src
+	s.Queue, s.Job = nil, nil
 	if !s.Ready {
 		// Loaded when the worker is up.
 		s.use(src)
@@ -163,11 +214,18 @@ func (s *State) train(warm bool) []protocol.Message {
 	}
 	s.Pending = false
 	s.RunID = s.id()
-	s.Status, s.Trace, s.Last, s.Message, s.awaiting = Running, Trace{}, protocol.Progress{}, "", false
+	s.Status, s.Last, s.Message, s.awaiting = Running, protocol.Progress{}, "", false
+	// A warm step continues the curve (its iterations count on from the
+	// trace's last); any other run starts a new one.
+	if j := s.Job; j != nil && j.Kind == "step" && warm && len(s.Trace.Iters) > 0 {
+		s.Steps = int(s.Trace.Iters[len(s.Trace.Iters)-1])
+	} else {
+		s.Trace, s.Steps = Trace{}, 0
+	}
 	p := s.Params
 	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
 		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
-		Method: p.Method, Tol: p.Tol, Warm: warm}}}
+		Method: p.Method, Tol: p.Tol, Warm: warm, Drop: s.Edits.Drop, Reverse: s.Edits.Reverse}}}
 }
 
 func (s *State) reply(m protocol.Message) []protocol.Message {
@@ -181,6 +239,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.clearRun() // any result was on the previous dataset
 			s.use(s.loading)
 			s.Data, s.Columns, s.Preview, s.Header = d, d.Columns, d.Preview, d.Header
+			s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0 // of the previous dataset
 			if s.restarted && d.Notice == "" {
 				// Keep saying that the worker was restarted, now as a notice.
 				s.Notice, s.restarted = true, false
@@ -215,8 +274,17 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.Version++
 			s.awaiting = false
 			s.finish(r.Status)
+			s.Announce = announce(r)
+			if j := s.Job; j != nil && j.Kind == "step" {
+				// A step ends at its iteration count by design: no notice.
+				s.Message, s.Notice = "", false
+			}
+			if s.Job != nil {
+				return s.jobDone(r)
+			}
 		case protocol.KindError:
 			s.awaiting = false
+			s.Queue, s.Job = nil, nil
 			if s.Status == Stopped {
 				// Stopped before the solver began (while finding neighbours):
 				// the reason is a notice, not an error.
@@ -250,6 +318,14 @@ func (s *State) finish(status string) {
 }
 
 func (s *State) progress(p protocol.Progress) {
+	if s.Steps > 0 {
+		base := float64(s.Steps)
+		for _, v := range p.Iters {
+			s.Trace.Iters = append(s.Trace.Iters, v+base)
+		}
+		p.Iters = nil
+		p.Iter += s.Steps
+	}
 	s.Trace.Iters = append(s.Trace.Iters, p.Iters...)
 	s.Trace.Gaps = append(s.Trace.Gaps, p.Gaps...)
 	s.Last = p

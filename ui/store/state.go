@@ -33,6 +33,7 @@ type Params struct {
 	Method  string  // fast | nesterov | gradient
 	Tol     float64 // relative duality gap to stop at
 	Seed    uint64  // seed of the split and the swaps
+	Preset  string  // the lesson these settings came from, if any (Presets)
 }
 
 // DefaultParams are the page's defaults: the paper's settings on Iris.
@@ -58,17 +59,25 @@ type State struct {
 	Header   bool
 	loading  source // what the load in flight reads
 
-	Status    Status
-	RunID     int // request id of the current or last run
-	Trace     Trace
-	Last      protocol.Progress // the latest progress
-	Result    *protocol.Result  // the last finished run
-	ResultOf  int               // the run id Result belongs to
-	Version   int               // counts results, for components that redraw only on a new one
-	Pending   bool              // a run waits for the dataset to load
-	Message   string
-	Notice    bool // Message is a notice, not an error
-	Restarts  int  // times the worker was restarted
+	Status   Status
+	RunID    int // request id of the current or last run
+	Trace    Trace
+	Last     protocol.Progress // the latest progress
+	Result   *protocol.Result  // the last finished run
+	ResultOf int               // the run id Result belongs to
+	Version  int               // counts results, for components that redraw only on a new one
+	Pending  bool              // a run waits for the dataset to load
+	Message  string
+	Notice   bool // Message is a notice, not an error
+	Restarts int  // times the worker was restarted
+
+	Pinned    []Run // runs kept as columns (Pin, Compare)
+	Queue     []Job // runs a Compare, a sweep or Step still has to start
+	Job       *Job  // what the current run is for; nil for a plain Train
+	Sweep     Sweep
+	Edits     Edits  // triplets dropped or reversed by the user
+	Steps     int    // iterations done by Step since the last full run
+	Announce  string // a sentence for screen readers when a result arrives
 	nextID    int
 	awaiting  bool // the run has ended; its result is on the way
 	restarted bool // the message says the worker was restarted; keep it past the reload

@@ -234,3 +234,147 @@ func FuzzURL(f *testing.F) {
 		}
 	})
 }
+
+// finish answers run m with a result of method r.Method (its iterations n).
+func finish(s *State, m protocol.Message, n int) []protocol.Message {
+	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: n}, Method: m.Train.Method}
+	return Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
+}
+
+// Compare trains the chosen method, then each baseline, one request at a
+// time, and keeps each result as a column; Stop ends the queue.
+func TestCompareQueue(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, Compare{}), protocol.KindTrain)
+	var methods []string
+	for i := 0; ; i++ {
+		methods = append(methods, m.Train.Method)
+		if m.Train.Method == "lmnn" && (m.Train.MaxIter != CompareLMNNIters || m.Train.Tol != CompareTol) {
+			t.Errorf("LMNN in Compare: %+v", m.Train)
+		}
+		out := finish(s, m, 10+i)
+		if len(out) == 0 {
+			break
+		}
+		m = one(t, out, protocol.KindTrain)
+	}
+	want := append([]string{"fast"}, CompareMethods...)
+	if !reflect.DeepEqual(methods, want) || len(s.Pinned) != len(want) || s.Job != nil || s.Pinned[1].Params.Method != "lmnn" {
+		t.Fatalf("compare ran %v, pinned %d", methods, len(s.Pinned))
+	}
+	// Stop in the middle of a second Compare: nothing more is started.
+	m = one(t, Reduce(s, Compare{}), protocol.KindTrain)
+	one(t, Reduce(s, Stop{}), protocol.KindStop)
+	if out := finish(s, m, 3); len(out) != 0 || len(s.Queue) != 0 {
+		t.Fatalf("after Stop: %+v, queue %v", out, s.Queue)
+	}
+	if len(s.Pinned) != len(want) {
+		t.Errorf("%d pinned; the stopped run is not kept", len(s.Pinned))
+	}
+	Reduce(s, Unpin{0})
+	Reduce(s, Pin{})
+	Reduce(s, Pin{})
+	if len(s.Pinned) != MaxPinned || s.Pinned[0].Params.Method != "lmnn" {
+		t.Errorf("unpin, pin twice: %d pinned, want the last %d", len(s.Pinned), MaxPinned)
+	}
+}
+
+// The η sweep runs LMNN and Xing once, then the chosen method down the η
+// grid (warm after the first) and the best case at each η; each result is
+// a point.
+func TestSweepQueue(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, SweepRun{"eta"}), protocol.KindTrain)
+	n := 0
+	for {
+		n++
+		out := finish(s, m, 5)
+		if len(out) == 0 {
+			break
+		}
+		next := one(t, out, protocol.KindTrain)
+		if next.Train.Method == "fast" && next.Train.Eta < 1 && !next.Train.Warm {
+			t.Errorf("η = %v not warm", next.Train.Eta)
+		}
+		m = next
+	}
+	if want := 2 + 2*len(SweepEtas); n != want || len(s.Sweep.Points) != want || s.Sweep.Total != want || s.Sweep.Axis != "eta" {
+		t.Fatalf("%d runs, %d points; want %d", n, len(s.Sweep.Points), want)
+	}
+	if p := s.Sweep.Points[2]; p.Method != "fast" || p.X != 1 {
+		t.Errorf("third point %+v", p)
+	}
+	m = one(t, Reduce(s, SweepRun{"flip"}), protocol.KindTrain)
+	if m.Train.Flip != SweepFlips[0] || s.Sweep.Total != len(SweepFlips)*4 || len(s.Sweep.Points) != 0 {
+		t.Errorf("noise sweep: %+v, total %d", m.Train, s.Sweep.Total)
+	}
+}
+
+// Step runs N iterations from the last solution and continues the curve.
+func TestStep(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, Step{1}), protocol.KindTrain)
+	if m.Train.MaxIter != 1 || m.Train.Warm {
+		t.Fatalf("first step: %+v", m.Train)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Status: "iteration limit", Iter: 1, Iters: []float64{1}, Gaps: []float64{5}}}})
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Progress: protocol.Progress{Status: "iteration limit", Iter: 1}}}})
+	if s.Message != "" || s.Status != Stopped {
+		t.Errorf("after a step: %q, %v", s.Message, s.Status)
+	}
+	m = one(t, Reduce(s, Step{10}), protocol.KindTrain)
+	if m.Train.MaxIter != 10 || !m.Train.Warm {
+		t.Fatalf("second step: %+v", m.Train)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{4, 3}}}})
+	if !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) || s.Last.Iter != 3 {
+		t.Errorf("the curve goes on: %v, t = %d", s.Trace.Iters, s.Last.Iter)
+	}
+}
+
+// Dropping or reversing a triplet toggles it and restarts warm with the
+// edits; changing the triplets' settings forgets them.
+func TestEditTriplets(t *testing.T) {
+	s := ready(t)
+	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	finish(s, m, 4)
+	m = one(t, Reduce(s, DropTriplet{7}), protocol.KindTrain)
+	if !m.Train.Warm || !reflect.DeepEqual(m.Train.Drop, []int{7}) {
+		t.Fatalf("drop: %+v", m.Train)
+	}
+	finish(s, m, 2)
+	m = one(t, Reduce(s, ReverseTriplet{7}), protocol.KindTrain)
+	if len(m.Train.Drop) != 0 || !reflect.DeepEqual(m.Train.Reverse, []int{7}) {
+		t.Fatalf("reverse replaces drop: %+v", m.Train)
+	}
+	finish(s, m, 2)
+	Reduce(s, SetFlip{0.3})
+	if !s.Edits.empty() {
+		t.Errorf("edits kept after the noise changed: %+v", s.Edits)
+	}
+}
+
+// A preset link sets the lesson's settings; keys after it change them.
+func TestPresetLink(t *testing.T) {
+	p, problems := DecodeURL("#preset=eta&lambda=2", DefaultParams)
+	want := Presets[2].Params
+	want.Lambda, want.Preset = 2, "eta"
+	if len(problems) != 0 || p != want {
+		t.Fatalf("got %+v %v, want %+v", p, problems, want)
+	}
+	if back, _ := DecodeURL(EncodeURL(p), DefaultParams); back != p {
+		t.Errorf("round trip: %+v", back)
+	}
+	if _, problems := DecodeURL("#preset=nope", DefaultParams); len(problems) != 1 || !strings.Contains(problems[0], "expected one of learn, noise, eta, collapse") {
+		t.Errorf("unknown preset: %v", problems)
+	}
+	s := ready(t)
+	out := Reduce(s, ApplyPreset{"noise"})
+	if len(out) != 1 || out[0].Kind != protocol.KindLoad || out[0].Load.Builtin != "Wine" || !s.Pending {
+		t.Fatalf("apply: %+v", out)
+	}
+	m := one(t, Reduce(s, Reply{protocol.Message{ID: out[0].ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine"}}}), protocol.KindTrain)
+	if m.Train.Flip != 0.2 || m.Train.Lambda != 16 || s.Params.Preset != "noise" {
+		t.Errorf("the preset's run: %+v", m.Train)
+	}
+}

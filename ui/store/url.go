@@ -47,6 +47,22 @@ func intField(key string, ptr func(*Params) *int, lo, hi int) field {
 // fields is the codec: a shared link carries every parameter, the seed too,
 // so that it rebuilds the same run.
 var fields = []field{
+	// A lesson first: its settings are the base the keys after it change.
+	{"preset",
+		func(p *Params) string { return p.Preset },
+		func(p *Params, s string) error {
+			pr, ok := PresetNamed(s)
+			if !ok {
+				var keys []string
+				for _, q := range Presets {
+					keys = append(keys, q.Key)
+				}
+				return errors.New("preset=" + strconv.Quote(s) + ": expected one of " + strings.Join(keys, ", "))
+			}
+			*p = pr.Params
+			p.Preset = pr.Key
+			return nil
+		}},
 	{"data",
 		func(p *Params) string { return p.Dataset },
 		func(p *Params, s string) error { p.Dataset = s; return nil }},

@@ -462,7 +462,7 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 	if out.Eigen, err = core.SqrtTo(&root, res.A); err != nil {
 		return nil, err
 	}
-	out.Collapsed = len(out.Eigen) > 0 && p.Collapsed(out.Eigen[0])
+	out.Collapsed = len(out.Eigen) > 0 && p.CollapsedResult(out.Eigen[0], res)
 	var mapped mat.Dense
 	mapped.Mul(s.xAll, &root)
 	if err := s.euclidView(); err != nil {

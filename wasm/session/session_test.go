@@ -491,3 +491,30 @@ func TestEdits(t *testing.T) {
 		t.Errorf("out-of-range drop: %v", e)
 	}
 }
+
+// A warm start from η = 0.6 used to end at η = 0.5 on a metric of norm
+// about 1e-3, not flagged, whose 5-NN error (11 %) looked like the budget
+// helping; the optimum there is A = 0 (a cold start ends at it exactly).
+// Both runs must now say the metric collapsed (the page then shows no
+// learned error).
+func TestNearZeroIsCollapsed(t *testing.T) {
+	s := newSession()
+	load(t, s, "Ionosphere")
+	req := defaultTrain()
+	req.Flip, req.Lambda, req.Eta = 0.2, 64, 0.6
+	if _, e := s.Train(context.Background(), req, func(*protocol.Progress) {}); e != nil {
+		t.Fatal(e.Message)
+	}
+	req.Eta, req.Warm = 0.5, true
+	warm, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	req.Warm = false
+	cold, _ := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	t.Logf("warm: λ_max(A) %.3g, error %.4f, collapsed %v; cold: λ_max %.3g, error %.4f, collapsed %v",
+		warm.Eigen[0], warm.ErrLearn, warm.Collapsed, cold.Eigen[0], cold.ErrLearn, cold.Collapsed)
+	if !warm.Collapsed || !cold.Collapsed {
+		t.Errorf("collapsed: warm %v, cold %v; want both", warm.Collapsed, cold.Collapsed)
+	}
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+	"github.com/rml-lab/rml/wasm/session"
+)
+
+// run trains what a preset's page would, on the worker's own code: its
+// dataset with its seed's split, at its settings with η, λ, the noise or
+// the method changed by edit.
+func run(t *testing.T, p Params, edit func(*protocol.Train)) *protocol.Result {
+	t.Helper()
+	s := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	if _, e := s.Load(protocol.Load{Builtin: p.Dataset, TestFrac: TestFrac, Seed: p.Seed}); e != nil {
+		t.Fatal(e.Message)
+	}
+	req := protocol.Train{KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda, Method: p.Method, Tol: p.Tol}
+	if edit != nil {
+		edit(&req)
+	}
+	r, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	return r
+}
+
+// pct is an error as the page prints it (draw.Percent: one decimal).
+func pct(v float64) float64 { return math.Round(v*1000) / 10 }
+
+func rank(r *protocol.Result) int {
+	n := 0
+	for _, v := range r.Eigen {
+		if v > 1e-9*r.Eigen[0] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPresetClaims checks every number and claim of each preset's text
+// against the runs the page makes (the page rounds errors to 0.1 %).
+func TestPresetClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains every preset")
+	}
+	check := func(key, claim string, ok bool, got ...any) {
+		t.Helper()
+		p, _ := PresetNamed(key)
+		if !ok {
+			t.Errorf("preset %s: %q does not hold: %v", key, claim, got)
+		}
+		_ = p
+	}
+	say := func(key, s string) {
+		t.Helper()
+		if p, _ := PresetNamed(key); !strings.Contains(p.Text, s) {
+			t.Errorf("preset %s no longer says %q; update this test with its text", key, s)
+		}
+	}
+	with := func(f func(*protocol.Train)) func(*protocol.Train) { return f }
+
+	learn, _ := PresetNamed("learn")
+	r := run(t, learn.Params, nil)
+	say("learn", "19.4 %")
+	say("learn", "2.8 %: A puts 36 %")
+	say("learn", "94 %")
+	check("learn", "19.4 % / 2.8 %, 94 % swapped", pct(r.ErrEuclid) == 19.4 && pct(r.ErrLearn) == 2.8 && math.Round(r.SuspectPrecision*100) == 94,
+		r.ErrEuclid, r.ErrLearn, r.SuspectPrecision)
+	// "36 % of its weight on the two signal features (s1, s2, the first
+	// two columns), whose share of the Euclidean metric is 10 %": 2 of 20.
+	d := r.D
+	var signal, all float64
+	for i := 0; i < d; i++ {
+		all += r.A[i*d+i]
+		if i < 2 {
+			signal += r.A[i*d+i]
+		}
+	}
+	check("learn", "36 % of the trace on s1, s2", math.Round(100*signal/all) == 36 && d == 20, signal/all)
+
+	noise, _ := PresetNamed("noise")
+	clean := run(t, noise.Params, with(func(q *protocol.Train) { q.Flip = 0 }))
+	r = run(t, noise.Params, nil)
+	lmnn := run(t, noise.Params, with(func(q *protocol.Train) { q.Method, q.Tol, q.MaxIter = "lmnn", CompareTol, CompareLMNNIters }))
+	best := run(t, noise.Params, with(func(q *protocol.Train) { q.Method, q.Tol = "bestcase", CompareTol }))
+	eta1 := run(t, noise.Params, with(func(q *protocol.Train) { q.Eta = 1 }))
+	say("noise", "0 % error")
+	say("noise", "11.1 %, worse than Euclid's 3.7 %")
+	say("noise", "95 %")
+	say("noise", "errs on 0 %")
+	check("noise", "0 % without noise", pct(clean.ErrLearn) == 0, clean.ErrLearn)
+	check("noise", "11.1 % against Euclid's 3.7 %", pct(r.ErrLearn) == 11.1 && pct(r.ErrEuclid) == 3.7, r.ErrLearn, r.ErrEuclid)
+	check("noise", "LMNN no better", lmnn.ErrLearn >= r.ErrLearn, lmnn.ErrLearn)
+	check("noise", "the budget does not bind; η changes nothing", !r.BudgetActive && eta1.ErrLearn == r.ErrLearn, r.BudgetActive, eta1.ErrLearn)
+	check("noise", "95 % of suspects swapped", math.Round(r.SuspectPrecision*100) == 95, r.SuspectPrecision)
+	check("noise", "best case 0 %", pct(best.ErrLearn) == 0, best.ErrLearn)
+
+	eta, _ := PresetNamed("eta")
+	say("eta", "(4.2 % error)")
+	say("eta", "from 1.07 to 0.12")
+	say("eta", "just 0.02 % below that of A = 0")
+	say("eta", "At η = 0.6 it does: A = 0")
+	var top08 float64
+	for _, e := range []float64{1, 0.9, 0.8} {
+		r := run(t, eta.Params, with(func(q *protocol.Train) { q.Eta = e }))
+		check("eta", "η ≥ 0.8: 4.2 %, not binding", pct(r.ErrLearn) == 4.2 && !r.BudgetActive && !r.Collapsed, e, r.ErrLearn, r.BudgetActive)
+		top08 = r.Eigen[0]
+	}
+	r = run(t, eta.Params, nil)
+	below := (r.Budget - r.Primal) / r.Budget // P(0) = m = Nη
+	check("eta", "η = 0.7 binds; λ_max 1.07 → 0.12 (ninefold); 0.02 % below P(0)",
+		r.BudgetActive && !r.Collapsed && math.Round(top08*100) == 107 && math.Round(r.Eigen[0]*100) == 12 && math.Round(top08/r.Eigen[0]) == 9 && math.Round(below*1e4) == 2,
+		r.BudgetActive, top08, r.Eigen[0], below)
+	r = run(t, eta.Params, with(func(q *protocol.Train) { q.Eta = 0.6 }))
+	check("eta", "η = 0.6 collapses", r.Collapsed, r.Eigen[0])
+
+	col, _ := PresetNamed("collapse")
+	say("collapse", "no learned error to show")
+	say("collapse", "(7.4 %)")
+	r = run(t, col.Params, nil)
+	check("collapse", "η = 0.6 collapses to A = 0", r.Collapsed && rank(r) == 0, r.Collapsed, r.Eigen)
+	r = run(t, col.Params, with(func(q *protocol.Train) { q.Eta = 0.8 }))
+	check("collapse", "η = 0.8: back, 7.4 %", !r.Collapsed && pct(r.ErrLearn) == 7.4, r.Collapsed, r.ErrLearn)
+}
