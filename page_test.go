@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// The page's program (ui/) must link neither gonum nor fmt: each would add
-// hundreds of kilobytes to a binary the browser downloads. It shares its
-// vocabulary with core through spec, which imports neither.
+// The page's code (ui/) must link neither core, gonum nor fmt: the page
+// reaches the solver only through the worker's protocol (the one program,
+// wasm/app, links core for the worker's side). It shares its vocabulary
+// with core through spec, which imports neither.
 func TestPageLinks(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", "./ui")
 	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")

@@ -27,7 +27,7 @@ import (
 
 // outputs are what build.sh writes; sources are what they are built from.
 var (
-	outputs = []string{"build/app.wasm", "build/worker.wasm", "build/wasm_exec.js"}
+	outputs = []string{"build/app.wasm", "build/wasm_exec.js"}
 	sources = []string{"core", "wasm", "ui", "go.mod", "go.sum", "build.sh"}
 )
 

@@ -1,4 +1,5 @@
-// Starts the page's Go program (build/app.wasm, built from ui/). Nothing is
+// Starts the page's Go program (build/app.wasm, built from wasm/app; in
+// the page it runs ui/). Nothing is
 // fetched from another origin.
 'use strict';
 (function () {

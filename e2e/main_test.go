@@ -126,6 +126,10 @@ type page struct {
 	errors []string
 }
 
+// firstVisit, as open's fragment, opens the page with no address fragment,
+// as a first visitor does.
+const firstVisit = "first visit"
+
 func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(allocCtx)
@@ -164,6 +168,14 @@ func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 		}
 	})
 	p.run(before...)
+	if fragment == "" {
+		// A link to the plain defaults (Iris, no noise): an empty address
+		// would open the first lesson and train it (see openFirstVisit).
+		fragment = "#data=Iris"
+	}
+	if fragment == firstVisit {
+		fragment = ""
+	}
 	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
 	p.waitTrainEnabled()
 	return p

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
 	"github.com/hexops/vecty"
@@ -13,6 +13,7 @@ type App struct {
 	vecty.Core
 	glue  *glue
 	chart *Chart // one instance, so progress can redraw it alone
+	guide *Guide
 }
 
 // Render lays out the six panels: controls on the left, views on the right.
@@ -35,8 +36,12 @@ func (a *App) Render() vecty.ComponentOrHTML {
 			),
 		),
 		messageLine(s.Message, s.Notice),
+		// Results, announced to screen readers as they arrive.
+		elem.Paragraph(vecty.Markup(vecty.Class("sr-only"), vecty.Data("testid", "announce"), vecty.Attribute("aria-live", "polite")), vecty.Text(s.Announce)),
 		elem.Main(vecty.Markup(vecty.Class("layout")),
 			elem.Div(vecty.Markup(vecty.Class("controls")),
+				&Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }},
+				a.guide,
 				&DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open},
 				&Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d) }},
 				&Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }},
@@ -44,7 +49,9 @@ func (a *App) Render() vecty.ComponentOrHTML {
 			elem.Div(vecty.Markup(vecty.Class("views")),
 				a.chart.with(chartProps(s)),
 				&Projections{Result: res, Data: s.Data},
-				&Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data}, Draw: resultPanel},
+				&Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data, Edits: s.Edits}, Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }},
+				&Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }},
+				&Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }},
 			),
 		),
 		elem.Footer(vecty.Markup(vecty.Class("foot")),

@@ -1,9 +1,10 @@
 //go:build js && wasm
 
-// Command ui is the page: a Vecty app whose components render from one
+// Package ui is the page: a Vecty app whose components render from one
 // store (ui/store) and whose only route to the solver is the Web Worker
-// (wasm/worker) through the protocol (wasm/protocol).
-package main
+// (wasm/worker) through the protocol (wasm/protocol). wasm/app runs it in
+// the page's main thread.
+package ui
 
 import (
 	"strconv"
@@ -51,15 +52,25 @@ type glue struct {
 	watchdogT js.Func
 }
 
-func main() {
-	params, problems := store.DecodeURL(js.Global().Get("location").Get("hash").String(), store.DefaultParams)
+// Run starts the page and never returns.
+func Run() {
+	hash := js.Global().Get("location").Get("hash").String()
+	params, problems := store.DecodeURL(hash, store.DefaultParams)
+	// A first visit (no link) opens the first lesson and trains it, so that
+	// the page shows something worth seeing at once.
+	first := strings.TrimPrefix(hash, "#") == ""
+	if first {
+		params, _ = store.DecodeURL("preset="+store.Presets[0].Key, store.DefaultParams)
+	}
 	g := &glue{state: store.New(params)}
+	g.state.Pending = first
 	if len(problems) > 0 {
 		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
 		g.state.Notice = true
 	}
 	g.root = &App{glue: g}
 	g.root.chart = &Chart{}
+	g.root.guide = &Guide{}
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
 	"math"
@@ -144,6 +144,17 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(!s.HasResult && !running),
 				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
 		),
+		elem.Div(vecty.Markup(vecty.Class("buttons")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "step"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "one iteration from the last solution"),
+				event.Click(func(*vecty.Event) { d(store.Step{N: 1}) })), vecty.Text("Step")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "step-10"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "ten iterations from the last solution"),
+				event.Click(func(*vecty.Event) { d(store.Step{N: 10}) })), vecty.Text("×10")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "pin"), prop.Disabled(!s.HasResult || running), vecty.Attribute("title", "keep this run as a column of Compare"),
+				event.Click(func(*vecty.Event) { d(store.Pin{}) })), vecty.Text("Pin")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "compare"), prop.Disabled(!s.CanTrain || running),
+				event.Click(func(*vecty.Event) { d(store.Compare{}) })), vecty.Text("Compare")),
+		),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step runs one iteration (or ten) from the last solution and shows the state after it; each step restarts the method's momentum.")),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
 		vecty.If(s.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
 	)

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
 	"math"
@@ -14,6 +14,7 @@ import (
 	"github.com/hexops/vecty/event"
 
 	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -22,15 +23,16 @@ import (
 type ResultProps struct {
 	Result *protocol.Result
 	Data   *protocol.Dataset
+	Edits  store.Edits
 }
 
 // resultPanel is panel 6: test errors, the matrix A, its eigenvalues and
 // whether the trust budget binds.
-func resultPanel(s ResultProps) *vecty.HTML {
+func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {
 	r := s.Result
 	errE, errL, k := "—", "—", ""
 	if r != nil && len(r.Test) > 0 {
-		errE, errL = draw.Percent(r.ErrEuclid), draw.Percent(r.ErrLearn)
+		errE, errL = draw.Percent(r.ErrEuclid), learnedError(r)
 		k = " (" + itoa(r.K) + "-NN on the " + itoa(len(r.Test)) + " held-out rows, trained on the rest)"
 	}
 	var features []string
@@ -43,20 +45,21 @@ func resultPanel(s ResultProps) *vecty.HTML {
 			stat("test error, learned", "error-learned", errL),
 		),
 		vecty.If(r != nil && r.Collapsed, elem.Paragraph(vecty.Markup(vecty.Class("collapsed"), vecty.Data("testid", "collapsed"), vecty.Attribute("role", "status")),
-			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none. "+
-				"Every distance is 0, so the learned error above is a constant guess, not a learned metric's. Raise η or lower λ."))),
+			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none "+
+				"(or one the duality gap cannot tell from none). Every distance is 0, so there is no learned error to show. Raise η or lower λ."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
 		&Heatmap{Result: r, Features: features},
 	}
 	if r != nil {
-		children = append(children, eigenList(r.Eigen), budgetLine(r), suspects(r, s.Data))
+		children = append(children, eigenList(r.Eigen), budgetLine(r), stepView(r), suspects(r, s.Data, s.Edits, d))
 	}
 	return panel("6 · Result", "result", children...)
 }
 
 // suspects lists the triplets the metric least believes and, when noise
-// was injected, how many of those were really swapped.
-func suspects(r *protocol.Result, ds *protocol.Dataset) *vecty.HTML {
+// was injected, how many of those were really swapped; each can be dropped
+// or reversed, which restarts from the solution.
+func suspects(r *protocol.Result, ds *protocol.Dataset, ed store.Edits, d func(store.Action)) *vecty.HTML {
 	intro := "No triplet was swapped; these are the ones the metric fits worst:"
 	if r.Swapped > 0 {
 		intro = "Of the " + itoa(r.Swapped) + " triplets the metric believes least, " + draw.Percent(r.SuspectPrecision) +
@@ -70,16 +73,27 @@ func suspects(r *protocol.Result, ds *protocol.Dataset) *vecty.HTML {
 		return "row " + itoa(i+1) + name
 	}
 	items := []vecty.MarkupOrChild{}
-	for k := 0; k+2 < len(r.SuspectRows) && k/3 < len(r.SuspectSwapped); k += 3 {
+	for k := 0; k+2 < len(r.SuspectRows) && k/3 < len(r.SuspectSwapped) && k/3 < len(r.SuspectIndex); k += 3 {
 		text := row(r.SuspectRows[k]) + " is closer to " + row(r.SuspectRows[k+1]) + " than to " + row(r.SuspectRows[k+2])
 		if r.SuspectSwapped[k/3] == 1 {
 			text += " — swapped"
 		}
-		items = append(items, elem.ListItem(vecty.Text(text)))
+		idx := r.SuspectIndex[k/3]
+		items = append(items, elem.ListItem(vecty.Text(text+" "),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "drop-"+itoa(k/3)), vecty.Attribute("title", "leave this triplet out and restart from the solution"),
+				event.Click(func(*vecty.Event) { d(store.DropTriplet{Index: idx}) })), vecty.Text("drop")),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "reverse-"+itoa(k/3)), vecty.Attribute("title", "exchange y and z (puts a swapped triplet right) and restart"),
+				event.Click(func(*vecty.Event) { d(store.ReverseTriplet{Index: idx}) })), vecty.Text("reverse"))))
+	}
+	var edits vecty.MarkupOrChild
+	if n := len(ed.Drop) + len(ed.Reverse); n > 0 {
+		edits = elem.Paragraph(vecty.Markup(vecty.Data("testid", "edits")),
+			vecty.Text("Your edits: "+itoa(len(ed.Drop))+" dropped, "+itoa(len(ed.Reverse))+" reversed (this run: "+itoa(r.Dropped)+" and "+itoa(r.Reversed)+"). "),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "clear-edits"), event.Click(func(*vecty.Event) { d(store.ClearEdits{}) })), vecty.Text("undo all")))
 	}
 	return elem.Div(vecty.Markup(vecty.Data("testid", "suspects")),
 		elem.Paragraph(vecty.Text(intro)),
-		elem.OrderedList(items...))
+		elem.OrderedList(items...), edits)
 }
 
 func eigenList(ev []float64) *vecty.HTML {
@@ -115,8 +129,53 @@ func budgetLine(r *protocol.Result) *vecty.HTML {
 	if r.BudgetActive {
 		explain = "The budget is active: the worst case down-weights the hardest 1 − η of the triplets, so η shapes A."
 	}
+	if !isRML(r.Method) {
+		return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")), vecty.Text(methodName(r.Method)+" has no trust budget: it counts every triplet."))
+	}
+	// P(0) = m: at A = 0 every hinge loss is 1 and the worst case counts m.
+	below := ""
+	if r.Budget > 0 && !math.IsNaN(r.Primal) {
+		below = " The metric's objective P(A) is " + draw.Percent((r.Budget-r.Primal)/r.Budget) + " below P(0) = m, the value of no metric (A = 0)."
+	}
 	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")),
-		vecty.Text("Σq/m = "+draw.Num(ratio)+" (m = η·N = "+draw.Num(r.Budget)+"). "+explain))
+		vecty.Text("Σq/m = "+draw.Num(ratio)+" (m = η·N = "+draw.Num(r.Budget)+"). "+explain+below))
+}
+
+// stepView shows the state of the solution: the weights q as a histogram,
+// the margins, and how many triplets carry weight.
+func stepView(r *protocol.Result) *vecty.HTML {
+	bars := func(testid, title string, labels []string, counts []int) *vecty.HTML {
+		if len(counts) == 0 {
+			return nil
+		}
+		top := 1
+		for _, c := range counts {
+			top = max(top, c)
+		}
+		rows := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("hist"), vecty.Data("testid", testid))}
+		for i, c := range counts {
+			rows = append(rows, elem.Div(vecty.Markup(vecty.Class("bar-row")),
+				elem.Span(vecty.Markup(vecty.Class("bar-label")), vecty.Text(labels[i])),
+				elem.Span(vecty.Markup(vecty.Class("bar"), vecty.Style("width", f1(100*float64(c)/float64(top))+"%"))),
+				elem.Span(vecty.Markup(vecty.Class("bar-count")), vecty.Text(itoa(c)))))
+		}
+		return elem.Div(elem.Heading2(vecty.Markup(vecty.Class("small")), vecty.Text(title)), elem.Div(rows...))
+	}
+	qLabels := []string{"q = 0", "(0, .1]", "(.1, .2]", "(.2, .3]", "(.3, .4]", "(.4, .5]", "(.5, .6]", "(.6, .7]", "(.7, .8]", "(.8, .9]", "(.9, 1]"}
+	mLabels := []string{"< 0 (wrong way)", "[0, ½)", "[½, 1)", "[1, 3/2)", "≥ 3/2"}
+	carry := ""
+	if len(r.QHist) > 0 {
+		carry = itoa(r.Triplets-r.QHist[0]) + " of " + itoa(r.Triplets) + " triplets carry weight (q > 0); "
+	}
+	loss := 0
+	if len(r.MarginHist) == 5 {
+		loss = r.MarginHist[0] + r.MarginHist[1] + r.MarginHist[2]
+	}
+	return elem.Div(vecty.Markup(vecty.Class("step-view")),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "step-state")), vecty.Text("After "+itoa(r.Iter)+" iterations: Δ = "+draw.Num(r.Gap)+"; "+carry+itoa(loss)+" have margin below 1 (a positive hinge loss).")),
+		elem.Div(vecty.Markup(vecty.Class("pair")),
+			bars("q-hist", "The weights q_i", qLabels, r.QHist),
+			bars("margin-hist", "The margins tr(A K_i)", mLabels, r.MarginHist)))
 }
 
 // Heatmap draws A on a canvas: one pixel per entry, scaled up, blue for
@@ -128,12 +187,62 @@ type Heatmap struct {
 	Features []string         `vecty:"prop"`
 	hover    [2]int           // entry under the pointer, when hovering
 	hovering bool
+	byName   bool // the table alternative's order: by feature, else by size
 	canvas   *vecty.HTML
 }
 
 func (h *Heatmap) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Heatmap)
-	return ok && q.Result == h.Result && slices.Equal(q.Features, h.Features) && q.hover == h.hover && q.hovering == h.hovering
+	return ok && q.Result == h.Result && slices.Equal(q.Features, h.Features) && q.hover == h.hover && q.hovering == h.hovering && q.byName == h.byName
+}
+
+// maxTableRows bounds the heat map's table alternative.
+const maxTableRows = 60
+
+// table is the heat map's alternative for screen readers and keyboards:
+// A's entries (i ≤ j) largest first, or by feature.
+func (h *Heatmap) table() *vecty.HTML {
+	r := h.Result
+	type entry struct {
+		i, j int
+		v    float64
+	}
+	var es []entry
+	for i := 0; i < r.D; i++ {
+		for j := i; j < r.D; j++ {
+			es = append(es, entry{i, j, r.A[i*r.D+j]})
+		}
+	}
+	if !h.byName {
+		slices.SortStableFunc(es, func(a, b entry) int {
+			if x, y := math.Abs(a.v), math.Abs(b.v); x > y {
+				return -1
+			} else if x < y {
+				return 1
+			}
+			return 0
+		})
+	}
+	more := ""
+	if len(es) > maxTableRows {
+		more = " The first " + itoa(maxTableRows) + " of " + itoa(len(es)) + "."
+		es = es[:maxTableRows]
+	}
+	sortBtn := func(label string, byName bool) *vecty.HTML {
+		return elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-pressed", h.byName == byName),
+			event.Click(func(*vecty.Event) { h.byName = byName; vecty.Rerender(h) })), vecty.Text(label))
+	}
+	rows := []vecty.MarkupOrChild{elem.TableRow(
+		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
+		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
+		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("A")))}
+	for _, e := range es {
+		rows = append(rows, elem.TableRow(elem.TableData(vecty.Text(feature(h.Features, e.i))), elem.TableData(vecty.Text(feature(h.Features, e.j))), elem.TableData(vecty.Text(draw.Num(e.v)))))
+	}
+	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table")),
+		elem.Summary(vecty.Text("A as a table")),
+		elem.Paragraph(vecty.Text("Sort: "), sortBtn("largest first", false), sortBtn("by feature", true), vecty.Text(more)),
+		elem.Div(vecty.Markup(vecty.Class("scroll")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))))
 }
 
 // Heat map layout: cells of at least minCell pixels leave room for the
@@ -195,7 +304,15 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 		vecty.If(r == nil, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run: A as a heat map."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "heatmap-readout")), vecty.Text(readout)),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text(scale)),
+		vecty.If(r != nil, h.tableOrNil()),
 	)
+}
+
+func (h *Heatmap) tableOrNil() vecty.ComponentOrHTML {
+	if h.Result == nil || h.Result.D == 0 {
+		return nil
+	}
+	return h.table()
 }
 
 func dOf(r *protocol.Result) int {

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 // The widgets every panel uses, and the memo component panels render
 // through: one file, so a change to how a number, a slider or a panel looks

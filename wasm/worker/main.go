@@ -1,9 +1,10 @@
 //go:build js && wasm
 
-// Command worker is the solver's Web Worker program. It only decodes
+// Package worker is the solver's side of the Web Worker. It only decodes
 // requests, calls wasm/session (and so core), and posts replies; a new
-// request or "stop" cancels the run in progress. assets/worker.js loads it.
-package main
+// request or "stop" cancels the run in progress. wasm/app runs it when
+// assets/worker.js starts the program in a worker.
+package worker
 
 import (
 	"context"
@@ -28,7 +29,8 @@ type worker struct {
 	cancel context.CancelFunc // of the run in progress, if any
 }
 
-func main() {
+// Run serves requests in the worker and never returns.
+func Run() {
 	w := &worker{self: js.Global(), session: session.New(fetchDataset), wake: make(chan struct{}, 1)}
 	w.session.YieldEvery, w.session.Yield = yieldEvery, yielder()
 	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {

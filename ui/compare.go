@@ -1,0 +1,356 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+
+	"github.com/rml-lab/rml/spec"
+	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// The Compare panel: pinned runs as columns (settings, errors, the budget,
+// rank, suspects), their convergence curves overlaid and their learned
+// projections side by side; and the sweep panel: test error against η or
+// the noise rate, point by point as the runs finish.
+
+var methodNames = map[string]string{spec.Fast: "RML (fast)", spec.Nesterov: "RML (Alg. 1)", spec.Gradient: "RML (gradient)",
+	spec.LMNN: "LMNN", spec.Xing: "Xing", spec.Euclid: "Euclid", spec.BestCase: "Best case"}
+
+func methodName(m string) string {
+	if n, ok := methodNames[m]; ok {
+		return n
+	}
+	return m
+}
+
+// ComparePanelProps is what the Compare panel shows.
+type ComparePanelProps struct {
+	Pinned  []store.Run
+	Classes []string
+	Busy    string // "Compare: 2 of 5" while a Compare runs
+}
+
+func compareProps(s *store.State) ComparePanelProps {
+	p := ComparePanelProps{Pinned: s.Pinned}
+	if s.Data != nil {
+		p.Classes = s.Data.Classes
+	}
+	if j := s.Job; j != nil && j.Kind == "compare" && s.Status == store.Running {
+		n := len(store.CompareMethods) + 1
+		p.Busy = "Comparing: " + methodName(j.Method) + ", " + itoa(n-len(s.Queue)) + " of " + itoa(n) + "…"
+	}
+	return p
+}
+
+// rankOf counts A's eigenvalues above 1e-9 of the largest.
+func rankOf(ev []float64) int {
+	n := 0
+	for _, v := range ev {
+		if len(ev) > 0 && v > 1e-9*math.Max(ev[0], 1e-300) {
+			n++
+		}
+	}
+	return n
+}
+
+// learnedError is a run's learned test error as shown: none when A collapsed.
+func learnedError(r *protocol.Result) string {
+	if r.Collapsed {
+		return "— (A = 0)"
+	}
+	return draw.Percent(r.ErrLearn)
+}
+
+func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
+	if len(p.Pinned) == 0 {
+		return panel("7 · Compare", "compare",
+			elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "compare-table")),
+				vecty.Text("Pin a run to keep it here, or press Compare to train the chosen method, LMNN, Xing, Euclid and the best case on the same triplets, one after another.")),
+			vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy))))
+	}
+	rows := []struct {
+		name string
+		cell func(store.Run) string
+	}{
+		{"η", func(r store.Run) string { return draw.Num(r.Params.Eta) }},
+		{"λ", func(r store.Run) string { return draw.Num(r.Params.Lambda) }},
+		{"noise", func(r store.Run) string { return draw.Percent(r.Params.Flip) }},
+		{"test error, learned", func(r store.Run) string { return learnedError(r.Result) }},
+		{"test error, Euclidean", func(r store.Run) string { return draw.Percent(r.Result.ErrEuclid) }},
+		{"Σq/m", func(r store.Run) string {
+			if !isRML(r.Result.Method) {
+				return "—"
+			}
+			s := draw.Num(r.Result.SumQ / r.Result.Budget)
+			if r.Result.BudgetActive {
+				s += " (binds)"
+			}
+			return s
+		}},
+		{"rank of A", func(r store.Run) string { return itoa(rankOf(r.Result.Eigen)) + " of " + itoa(r.Result.D) }},
+		{"suspects swapped", func(r store.Run) string { return draw.Percent(r.Result.SuspectPrecision) }},
+		{"iterations", func(r store.Run) string { return itoa(r.Result.Iter) + " (" + r.Result.Status + ")" }},
+	}
+	head := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("run"))}
+	for i, r := range p.Pinned {
+		i := i
+		head = append(head, elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")),
+			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", draw.Palette[i%len(draw.Palette)]))),
+			vecty.Text(methodName(r.Params.Method)+" "),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-label", "remove column "+itoa(i+1)),
+				event.Click(func(*vecty.Event) { d(store.Unpin{Index: i}) })), vecty.Text("×"))))
+	}
+	body := []vecty.MarkupOrChild{elem.TableRow(head...)}
+	for _, row := range rows {
+		cells := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "row")), vecty.Text(row.name))}
+		for _, r := range p.Pinned {
+			cells = append(cells, elem.TableData(vecty.Text(row.cell(r))))
+		}
+		body = append(body, elem.TableRow(cells...))
+	}
+	// The learned projections, small.
+	views := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "row")), vecty.Text("projection"))}
+	for _, r := range p.Pinned {
+		views = append(views, elem.TableData(miniProjection(r.Result, len(p.Classes))))
+	}
+	body = append(body, elem.TableRow(views...))
+	return panel("7 · Compare", "compare",
+		vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy))),
+		elem.Div(vecty.Markup(vecty.Class("scroll")),
+			elem.Table(vecty.Markup(vecty.Class("cmp"), vecty.Data("testid", "compare-table"), vecty.Data("runs", itoa(len(p.Pinned)))),
+				elem.Caption(vecty.Text("Pinned runs on the same data: one column each.")),
+				elem.TableBody(body...))),
+		overlayChart(p.Pinned),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's curve is its certified duality gap; LMNN's is its certified gap too, Xing's and the best case's are their own stopping measures. A collapsed metric (A = 0) has no learned error.")),
+	)
+}
+
+func isRML(m string) bool { return m == spec.Fast || m == spec.Nesterov || m == spec.Gradient }
+
+const miniW, miniH = 150.0, 130.0
+
+// miniProjection draws a run's learned projection small: one path a class.
+func miniProjection(r *protocol.Result, classes int) *vecty.HTML {
+	box := draw.Box{W: miniW, H: miniH}
+	sc := draw.NewScatter(box, r.Learned, 6)
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Attribute("viewBox", "0 0 "+f1(miniW)+" "+f1(miniH)), vecty.Class("mini-proj"),
+		vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "learned projection of "+methodName(r.Method))),
+		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", miniW), vecty.Attribute("height", miniH)))}
+	for c := 0; c < classes; c++ {
+		var rows []int
+		for i := 0; i < r.N && i < len(r.Labels); i++ {
+			if int(r.Labels[i]) == c {
+				rows = append(rows, i)
+			}
+		}
+		kids = append(kids, svg("path", vecty.Markup(vecty.Class("pts"), vecty.Style("fill", draw.ClassColour(c)), vecty.Attribute("d", sc.Markers(r.Learned, rows, draw.Circle, 1.8)))))
+	}
+	return svg("svg", kids...)
+}
+
+// thin keeps at most n points of a trace, evenly, and its last.
+func thin(iters, gaps []float64, n int) ([]float64, []float64) {
+	if len(iters) <= n {
+		return iters, gaps
+	}
+	var ti, tg []float64
+	step := float64(len(iters)) / float64(n)
+	for k := 0.0; int(k) < len(iters); k += step {
+		ti, tg = append(ti, iters[int(k)]), append(tg, gaps[int(k)])
+	}
+	return append(ti, iters[len(iters)-1]), append(tg, gaps[len(gaps)-1])
+}
+
+// overlayChart draws every pinned run's curve on one log scale.
+func overlayChart(runs []store.Run) *vecty.HTML {
+	box := draw.Box{X: 60, Y: 10, W: chartW - 72, H: 160}
+	var all, allG []float64
+	for _, r := range runs {
+		all, allG = append(all, r.Trace.Iters...), append(allG, r.Trace.Gaps...)
+	}
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "compare-chart"), vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" 200"),
+		vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "the pinned runs' convergence curves, log scale")),
+		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H)))}
+	cv, ok := draw.NewCurve(box, all, allG)
+	var summary []string
+	if ok {
+		for e := cv.YLo; e <= cv.YHi; e++ {
+			kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", box.X-6), vecty.Attribute("y", cv.Y(math.Pow(10, e))+4), vecty.Attribute("text-anchor", "end")),
+				vecty.Text("1e"+strconv.Itoa(int(e)))))
+		}
+		for i, r := range runs {
+			ti, tg := thin(r.Trace.Iters, r.Trace.Gaps, 400)
+			if len(ti) == 0 {
+				continue
+			}
+			kids = append(kids, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", draw.Palette[i%len(draw.Palette)]), vecty.Attribute("d", cv.Path(ti, tg)))))
+			summary = append(summary, methodName(r.Params.Method)+": "+itoa(len(r.Trace.Iters))+" iterations to "+draw.Num(tg[len(tg)-1]))
+		}
+	}
+	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", 196), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t (gap or stopping measure, log scale)")))
+	text := "No curves yet."
+	if len(summary) > 0 {
+		text = "Curves: " + strings.Join(summary, "; ") + "."
+	}
+	return elem.Figure(svg("svg", kids...), elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "compare-summary")), vecty.Text(text)))
+}
+
+// SweepProps is what the sweep panel shows.
+type SweepProps struct {
+	Sweep  store.Sweep
+	Method string // the chosen RML method
+	Busy   bool
+}
+
+func sweepProps(s *store.State) SweepProps {
+	return SweepProps{Sweep: s.Sweep, Method: s.Params.Method, Busy: s.Job != nil && s.Job.Kind == "sweep" && s.Status == store.Running}
+}
+
+const sweepW, sweepH = 560.0, 260.0
+
+func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
+	sw := p.Sweep
+	buttons := elem.Div(vecty.Markup(vecty.Class("buttons")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "eta-sweep"), boolProp("disabled", p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "eta"}) })), vecty.Text("Sweep η")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "flip-sweep"), boolProp("disabled", p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "flip"}) })), vecty.Text("Sweep the noise")),
+	)
+	status := ""
+	if sw.Axis != "" {
+		status = itoa(len(sw.Points)) + " of " + itoa(sw.Total) + " runs done."
+	}
+	x0, x1, axis := 0.5, 1.0, "η, the share of triplets trusted"
+	if sw.Axis == "flip" {
+		x0, x1, axis = 0, 0.4, "noise: share of triplets swapped"
+	}
+	box := draw.Box{X: 50, Y: 12, W: sweepW - 170, H: sweepH - 50}
+	X := func(v float64) float64 { return box.X + box.W*(v-x0)/(x1-x0) }
+	top := 0.1
+	for _, pt := range sw.Points {
+		if !pt.Collapsed {
+			top = math.Max(top, pt.Err)
+		}
+		top = math.Max(top, pt.ErrEuclid)
+	}
+	top = math.Ceil(top*10) / 10
+	Y := func(v float64) float64 { return box.Y + box.H*(1-v/top) }
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "eta-sweep-chart"), vecty.Data("points", itoa(len(sw.Points))),
+		vecty.Attribute("viewBox", "0 0 "+f1(sweepW)+" "+f1(sweepH)), vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "test error against "+axis)),
+		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H)))}
+	// Bands where the chosen method's budget binds or its metric collapsed.
+	grid := store.SweepEtas
+	if sw.Axis == "flip" {
+		grid = store.SweepFlips
+	}
+	half := (x1 - x0) / float64(2*(len(grid)-1))
+	var binds, collapses []string
+	for _, pt := range sw.Points {
+		if pt.Method != p.Method || !(pt.Active || pt.Collapsed) {
+			continue
+		}
+		cls, where := "band-binds", &binds
+		if pt.Collapsed {
+			cls, where = "band-collapsed", &collapses
+		}
+		*where = append(*where, draw.Num(pt.X))
+		a, b := math.Max(x0, pt.X-half), math.Min(x1, pt.X+half)
+		kids = append(kids, svg("rect", vecty.Markup(vecty.Class(cls), vecty.Attribute("x", X(a)), vecty.Attribute("y", box.Y), vecty.Attribute("width", X(b)-X(a)), vecty.Attribute("height", box.H))))
+	}
+	for _, t := range draw.Ticks(0, top, 4) {
+		kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", box.X-6), vecty.Attribute("y", Y(t)+4), vecty.Attribute("text-anchor", "end")), vecty.Text(draw.Percent(t))))
+	}
+	for _, g := range grid {
+		kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", X(g)), vecty.Attribute("y", box.Y+box.H+14), vecty.Attribute("text-anchor", "middle")), vecty.Text(draw.Num(g))))
+	}
+	// Euclid: a dashed line at its error (it depends on neither axis's
+	// triplets: the split is the same).
+	if len(sw.Points) > 0 {
+		y := Y(sw.Points[0].ErrEuclid)
+		kids = append(kids, svg("path", vecty.Markup(vecty.Class("euclid-line"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))))
+	}
+	var summary []string
+	methods := []string{p.Method, spec.LMNN, spec.Xing, spec.BestCase}
+	for i, m := range methods {
+		colour := draw.Palette[(i+4)%len(draw.Palette)]
+		var path, marks, cross string
+		var said []string
+		for _, pt := range sw.Points {
+			if pt.Method != m {
+				continue
+			}
+			x := X(pt.X)
+			if pt.Collapsed {
+				cross += "M" + f1(x-4) + " " + f1(box.Y+4) + "l8 8m0 -8l-8 8"
+				said = append(said, draw.Num(pt.X)+": A = 0")
+				continue
+			}
+			y := Y(pt.Err)
+			if path == "" {
+				path = "M"
+			} else {
+				path += "L"
+			}
+			path += f1(x) + " " + f1(y)
+			if pt.Active {
+				marks += "M" + f1(x-3.5) + " " + f1(y-3.5) + "h7v7h-7z"
+			} else {
+				marks += "M" + f1(x-3) + " " + f1(y) + "a3 3 0 1 0 6 0a3 3 0 1 0 -6 0"
+			}
+			said = append(said, draw.Num(pt.X)+": "+draw.Percent(pt.Err))
+		}
+		if len(said) == 0 {
+			continue
+		}
+		if (m == spec.LMNN || m == spec.Xing) && sw.Axis == "eta" && path != "" {
+			// η-free: one run, drawn across.
+			y := Y(sw.Points[slicesIndex(sw.Points, m)].Err)
+			path = "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
+		}
+		kids = append(kids,
+			svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", colour), vecty.Attribute("d", path))),
+			svg("path", vecty.Markup(vecty.Style("fill", colour), vecty.Attribute("d", marks))),
+			svg("path", vecty.Markup(vecty.Class("cross"), vecty.Attribute("d", cross))),
+			svg("text", vecty.Markup(vecty.Attribute("x", box.X+box.W+8), vecty.Attribute("y", box.Y+12+16*float64(i)), vecty.Style("fill", colour)), vecty.Text(methodName(m))))
+		summary = append(summary, methodName(m)+" — "+strings.Join(said, ", "))
+	}
+	kids = append(kids,
+		svg("text", vecty.Markup(vecty.Attribute("x", box.X+box.W+8), vecty.Attribute("y", box.Y+12+16*4)), vecty.Text("--- Euclid")),
+		svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", sweepH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text(axis)))
+	if len(binds) > 0 {
+		summary = append(summary, "the budget binds at "+strings.Join(binds, ", "))
+	}
+	if len(collapses) > 0 {
+		summary = append(summary, "A collapses to 0 at "+strings.Join(collapses, ", "))
+	}
+	text := "Press a sweep button: each point appears as its run finishes."
+	if len(summary) > 0 {
+		text = "Test error. " + strings.Join(summary, "; ") + "."
+	}
+	return panel("8 · Sweep", "sweep",
+		buttons,
+		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Attribute("role", "status")), vecty.Text(status)),
+		svg("svg", kids...),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Squares: the budget Σq ≤ Nη binds (amber band); ×: the metric collapsed to A = 0 (red band), so it has no error to plot. Circles: the budget is slack.")),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "sweep-summary"), vecty.Class("summary")), vecty.Text(text)),
+	)
+}
+
+func slicesIndex(pts []store.SweepPoint, m string) int {
+	for i, p := range pts {
+		if p.Method == m {
+			return i
+		}
+	}
+	return 0
+}
+
+// prop sets a boolean DOM property.
+func boolProp(name string, v bool) vecty.Applyer { return vecty.Property(name, v) }
