@@ -24,6 +24,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
+# axe-core, for the browser tests' accessibility check: from the npm
+# registry, pinned, into .cache/ (not committed; reused on the next run).
+axe_version=4.14.1
+if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ] ||
+  ! grep -q "\"version\": \"$axe_version\"" .cache/axe/node_modules/axe-core/package.json; then
+  echo "== installing axe-core $axe_version (npm registry)"
+  npm install --no-save --no-audit --no-fund --silent --prefix .cache/axe "axe-core@$axe_version"
+fi
+
 # Every stage runs even when an earlier one failed, so one run shows every
 # problem; the script exits non-zero if any stage failed.
 passed=0

@@ -125,7 +125,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 	body = append(body, elem.TableRow(views...))
 	return panel("7 · Compare", "compare",
 		vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy))),
-		elem.Div(vecty.Markup(vecty.Class("scroll")),
+		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "pinned runs")),
 			elem.Table(vecty.Markup(vecty.Class("cmp"), vecty.Data("testid", "compare-table"), vecty.Data("runs", itoa(len(p.Pinned)))),
 				elem.Caption(vecty.Text("Pinned runs on the same data: one column each.")),
 				elem.TableBody(body...))),

@@ -183,6 +183,7 @@ func preview(s DataProps) vecty.MarkupOrChild {
 		}
 		rows = append(rows, elem.TableRow(cells...))
 	}
-	return elem.Div(vecty.Markup(vecty.Class("preview")),
+	// Focusable, so that a keyboard can scroll a wide preview.
+	return elem.Div(vecty.Markup(vecty.Class("preview"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "preview of the file")),
 		elem.Table(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "preview"))}, rows...)...))
 }

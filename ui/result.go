@@ -242,7 +242,7 @@ func (h *Heatmap) table() *vecty.HTML {
 	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table")),
 		elem.Summary(vecty.Text("A as a table")),
 		elem.Paragraph(vecty.Text("Sort: "), sortBtn("largest first", false), sortBtn("by feature", true), vecty.Text(more)),
-		elem.Div(vecty.Markup(vecty.Class("scroll")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))))
+		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "entries of A")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))))
 }
 
 // Heat map layout: cells of at least minCell pixels leave room for the

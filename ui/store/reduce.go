@@ -69,7 +69,9 @@ func Reduce(s *State, a Action) []protocol.Message {
 		if s.Status == Running {
 			return nil
 		}
-		s.Queue = []Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol, MaxIter: max(1, a.N), Warm: s.Result != nil}}
+		// A tolerance of 1e-15 makes a step run its N iterations (a warm
+		// start near the optimum would otherwise stop at the first).
+		s.Queue = []Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: StepTol, MaxIter: max(1, a.N), Warm: s.Result != nil}}
 		return s.next()
 	case DropTriplet:
 		s.Edits.Drop = toggle(s.Edits.Drop, a.Index)

@@ -20,6 +20,7 @@ const (
 	CompareTol       = 1e-3
 	CompareLMNNIters = 500
 	MaxPinned        = 6
+	StepTol          = 1e-15
 )
 
 // CompareMethods are what Compare trains after the chosen RML method.
