@@ -182,7 +182,8 @@ func (p *Problem) Collapsed(eigMax float64) bool {
 
 // CollapsedResult reports whether res, a run on p whose metric has largest
 // eigenvalue eigMax, is no metric at all: A is zero to rounding
-// (Collapsed), or the run's certificate cannot tell it from A = 0. At
+// (Collapsed), or, for the robust problem's methods, the run's certificate
+// cannot tell it from A = 0. At
 // A = 0 every hinge loss is 1, so the robust objective is P(0) = m = Nη;
 // the run certifies −L(q) ≤ P* ≤ P(A) = −L(q) + Δ, and when
 // P(0) − (−L(q)) ≤ max(Δ, spec.Tol·m), A = 0 is as good as the metric
@@ -195,7 +196,12 @@ func (p *Problem) CollapsedResult(eigMax float64, res *Result) bool {
 	if p.Collapsed(eigMax) {
 		return true
 	}
-	if !res.Certified || p.Eta > 1 {
+	switch res.Method {
+	case Fast, Nesterov, Gradient: // the robust problem's certificate
+	default:
+		return false // another objective: P(0) is not Nη
+	}
+	if !res.Certified {
 		return false
 	}
 	m := p.Budget()

@@ -31,7 +31,8 @@ func (p *page) clickUntil(testid, want string, timeout time.Duration) float64 {
 //   - Iris: Train to converged at the default tolerance (1e-6);
 //   - Sonar: Train to a relative gap of 1e-3;
 //   - Stop: Sonar to 1e-9, the click to "stopped", frames drawn and
-//     main-thread tasks over 50 ms while it trains.
+//     main-thread tasks over 50 ms while it trains;
+//   - Compare and the η sweep on the noise lesson (Wine).
 //
 // Run it alone on an idle machine for figures worth quoting:
 // go test ./e2e -run TestFigures -v.
@@ -74,6 +75,20 @@ func TestFigures(t *testing.T) {
 	var long []float64
 	p.eval(`window.__long`, &long)
 
+	// The Compare view on the noise lesson (Wine): five methods one after
+	// another, from the click to the last column.
+	run := p.shownRun()
+	p.set("preset", "noise")
+	p.waitAfter(run, "converged", 60*time.Second)
+	t0 := time.Now()
+	p.click("compare")
+	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	compare := time.Since(t0)
+	t0 = time.Now()
+	p.click("eta-sweep")
+	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+	sweep := time.Since(t0)
+
 	var sizes []string
 	for _, f := range []string{"app.wasm.gz"} {
 		st, err := os.Stat(filepath.Join("..", "build", f))
@@ -87,6 +102,8 @@ func TestFigures(t *testing.T) {
 		fmt.Sprintf("Iris, fast method, to relative gap 1e-6: %.0f ms from Train to converged (%s iterations)", iris, irisIters),
 		fmt.Sprintf("Sonar, fast method, to relative gap 1e-3: %.0f ms from Train to converged (%s iterations)", sonar, sonarIters),
 		fmt.Sprintf("Sonar to 1e-9, Stop after 1.5 s: %.0f ms from the click to stopped (target ≤ 100 ms); %d animation frames in those 1.5 s; main-thread tasks over 50 ms after Train: %d %v (target none)", stop, frames, len(long), long),
+		fmt.Sprintf("Compare on Wine (the noise lesson: RML, LMNN, Xing, Euclid, best case): %.1f s from the click to the last column (target < 10 s)", compare.Seconds()),
+		fmt.Sprintf("η sweep on Wine (14 runs): %.1f s", sweep.Seconds()),
 		"wasm, gzip: " + strings.Join(sizes, ", "),
 	}
 	for _, l := range lines {

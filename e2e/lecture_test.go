@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // finite checks that no number on the page is NaN or infinite.
@@ -218,4 +220,29 @@ func (p *page) axe() {
 		}
 		p.t.Errorf("axe: %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(where, "; "))
 	}
+}
+
+// Before a run the numbers say "—", not 0; on a 400 px screen the
+// projections stack and chart text stays at least 11 px on screen.
+func TestSmallScreen(t *testing.T) {
+	p := open(t, "", chromedp.EmulateViewport(400, 900))
+	if it, g := p.text("iteration"), p.text("gap-value"); it != "—" || g != "—" {
+		t.Errorf("before a run: t %q, Δ %q; want —", it, g)
+	}
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	var lefts []float64
+	p.eval(`[...document.querySelectorAll('.projection figure')].map(f => f.getBoundingClientRect().left)`, &lefts)
+	if len(lefts) != 2 || lefts[0] != lefts[1] {
+		t.Errorf("projections at x = %v: not stacked", lefts)
+	}
+	var small []string
+	p.eval(`[...document.querySelectorAll('.chart svg text, .sweep svg text, .projection svg text')].filter(e => e.textContent.trim() !== '').map(e => {
+		const s = e.ownerSVGElement, k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+		return [e.textContent, parseFloat(getComputedStyle(e).fontSize) * k] }).filter(([, px]) => px < 11).map(([t, px]) => t + ': ' + px.toFixed(1) + ' px')`, &small)
+	if len(small) > 0 {
+		t.Errorf("chart text under 11 px at 400 px wide: %v", small)
+	}
+	p.finite()
+	p.screenshot("small-screen.png")
 }

@@ -130,15 +130,20 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	if r := s.Rate; r > 0 {
 		rate = strconv.FormatFloat(r, 'f', 0, 64)
 	}
+	// Before a run has reported anything, its values are "—", not 0.
+	t, gap, rel, dual, primal := "—", "—", "—", "—", "—"
+	if last.Iter > 0 || len(iters) > 0 {
+		t, gap, rel, dual, primal = strconv.Itoa(last.Iter), plain(last.Gap), plain(last.RelGap), draw.Num(last.Dual), draw.Num(last.Primal)
+	}
 	return panel("4 · Convergence", "chart",
 		svg("svg", children...),
 		elem.Div(vecty.Markup(vecty.Class("numbers")),
-			stat("t", "iteration", strconv.Itoa(last.Iter)),
-			stat("Δ_t", "gap-value", plain(last.Gap)),
-			stat("relative gap", "rel-gap-value", plain(last.RelGap)),
+			stat("t", "iteration", t),
+			stat("Δ_t", "gap-value", gap),
+			stat("relative gap", "rel-gap-value", rel),
 			stat("iterations/s", "rate", rate),
-			stat("L(q)", "dual", draw.Num(last.Dual)),
-			stat("P(A)", "primal", draw.Num(last.Primal)),
+			stat("L(q)", "dual", dual),
+			stat("P(A)", "primal", primal),
 		),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|).")),
 	)

@@ -56,7 +56,17 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 		),
 		elem.Div(legend...),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric.")),
+		elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r))),
 	)
+}
+
+// projectionSummary says in words what the two views show.
+func projectionSummary(r *protocol.Result) string {
+	s := itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + ", learned " + learnedError(r) + "."
+	if r.Collapsed {
+		s += " The learned view is empty: A = 0 maps every row to the same point."
+	}
+	return s
 }
 
 func emptyView(testid, title string) *vecty.HTML {

@@ -517,4 +517,15 @@ func TestNearZeroIsCollapsed(t *testing.T) {
 	if !warm.Collapsed || !cold.Collapsed {
 		t.Errorf("collapsed: warm %v, cold %v; want both", warm.Collapsed, cold.Collapsed)
 	}
+	// LMNN's objective is another (no budget; P(0) = N): on the same
+	// triplets its metric is a metric (λ_max(A) = 1.03, measured).
+	req.Method, req.Tol, req.MaxIter = "lmnn", 1e-3, 500
+	lm, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	t.Logf("LMNN: λ_max(A) %.3g", lm.Eigen[0])
+	if lm.Collapsed || !(lm.Eigen[0] > 1e-3) {
+		t.Errorf("LMNN: collapsed %v, λ_max(A) %v", lm.Collapsed, lm.Eigen[0])
+	}
 }
