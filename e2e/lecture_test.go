@@ -181,6 +181,9 @@ func TestLecture(t *testing.T) {
 			if l := p.text("error-learned"); l != "— (A = 0)" {
 				t.Errorf("collapse lesson: learned error %q; there is none to show", l)
 			}
+			if s := p.text("suspects"); !strings.Contains(s, "no suspects to show") {
+				t.Errorf("collapse lesson: suspects %q; with A = 0 there are none", s)
+			}
 		},
 	}
 	for _, key := range []string{"noise", "eta", "collapse"} {

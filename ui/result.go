@@ -60,6 +60,11 @@ func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {
 // was injected, how many of those were really swapped; each can be dropped
 // or reversed, which restarts from the solution.
 func suspects(r *protocol.Result, ds *protocol.Dataset, ed store.Edits, d func(store.Action)) *vecty.HTML {
+	if r.Collapsed {
+		// Every margin is 0 (or all but): a ranking would be by index.
+		return elem.Div(vecty.Markup(vecty.Data("testid", "suspects")),
+			elem.Paragraph(vecty.Text("With A = 0 every triplet has the same margin, 0: the metric believes none less than another, so there are no suspects to show.")))
+	}
 	intro := "No triplet was swapped; these are the ones the metric fits worst:"
 	if r.Swapped > 0 {
 		intro = "Of the " + itoa(r.Swapped) + " triplets the metric believes least, " + draw.Percent(r.SuspectPrecision) +
