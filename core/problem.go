@@ -189,9 +189,10 @@ func (p *Problem) Collapsed(eigMax float64) bool {
 // P(0) − (−L(q)) ≤ max(Δ, spec.Tol·m), A = 0 is as good as the metric
 // found, to the run's gap or the default relative tolerance. The metric is then tiny, and its direction, which k-NN
 // uses, is set by where the solver stopped, not by the data: a warm start
-// from η = 0.6 on Ionosphere (20 % swapped, λ = 64) ended at η = 0.5 with
-// ‖A‖ about 1e-3 and a 5-NN error of 11 %, where a cold start ends at
-// A = 0 exactly (36 %, a constant guess).
+// from η = 0.6 on Ionosphere (20 % swapped, λ = 64, the page's split) ended
+// at η = 0.5 with λ_max(A) = 1.4e-6 and a 5-NN error of 17 %, where a cold
+// start ends at A = 0 exactly (36 %, a constant guess;
+// wasm/session's TestNearZeroIsCollapsed).
 func (p *Problem) CollapsedResult(eigMax float64, res *Result) bool {
 	if p.Collapsed(eigMax) {
 		return true
