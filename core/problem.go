@@ -183,11 +183,11 @@ func (p *Problem) Collapsed(eigMax float64) bool {
 // CollapsedResult reports whether res, a run on p whose metric has largest
 // eigenvalue eigMax, is no metric at all: A is zero to rounding
 // (Collapsed), or, for the robust problem's methods, the run's certificate
-// cannot tell it from A = 0. At
-// A = 0 every hinge loss is 1, so the robust objective is P(0) = m = Nη;
-// the run certifies −L(q) ≤ P* ≤ P(A) = −L(q) + Δ, and when
-// P(0) − (−L(q)) ≤ max(Δ, spec.Tol·m), A = 0 is as good as the metric
-// found, to the run's gap or the default relative tolerance. The metric is then tiny, and its direction, which k-NN
+// cannot tell it from A = 0. At A = 0 every hinge loss is 1, so the robust
+// objective is P(0) = m = Nη; the run certifies −L(q) ≤ P* ≤ P(A) =
+// −L(q) + Δ, and when P(0) − (−L(q)) ≤ max(Δ, spec.Tol·m), A = 0 is as
+// good as the metric found, to the run's gap or the default relative
+// tolerance. The metric is then tiny, and its direction, which k-NN
 // uses, is set by where the solver stopped, not by the data: a warm start
 // from η = 0.6 on Ionosphere (20 % swapped, λ = 64, the page's split) ended
 // at η = 0.5 with λ_max(A) = 1.4e-6 and a 5-NN error of 17 %, where a cold
