@@ -39,21 +39,12 @@ func (p *page) waitAfter(run int, want string, timeout time.Duration) {
 		return s.textContent === "`+want+`" && s.dataset.run === s.dataset.shown && +s.dataset.shown > `+strconv.Itoa(run)+` })()`, timeout)
 }
 
-// waitIdleRuns waits until a queue of runs has ended with n of what count
+// waitRuns waits until a queue of runs has ended with n of what count
 // counts (a JavaScript expression) on the page.
 func (p *page) waitRuns(count string, n int, timeout time.Duration) {
 	p.t.Helper()
 	p.poll(`(() => { const s = document.querySelector('[data-testid="status"]');
 		return s.textContent !== "running" && s.dataset.run === s.dataset.shown && (`+count+`) === `+strconv.Itoa(n)+` })()`, timeout)
-}
-
-func percentOf(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		t.Fatalf("%q is not a percentage", s)
-	}
-	return v
 }
 
 // TestLecture walks a lecture: the first visit shows the first lesson,

@@ -5,6 +5,9 @@ package ui
 import (
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
+
+	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/wasm/protocol"
 )
 
 // App is the page. It renders from the store; every change goes through
@@ -37,7 +40,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 		),
 		messageLine(s.Message, s.Notice),
 		// Results, announced to screen readers as they arrive.
-		elem.Paragraph(vecty.Markup(vecty.Class("sr-only"), vecty.Data("testid", "announce"), vecty.Attribute("aria-live", "polite")), vecty.Text(s.Announce)),
+		elem.Paragraph(vecty.Markup(vecty.Class("sr-only"), vecty.Data("testid", "announce"), vecty.Attribute("aria-live", "polite")), vecty.Text(announce(res))),
 		elem.Main(vecty.Markup(vecty.Class("layout")),
 			elem.Div(vecty.Markup(vecty.Class("controls")),
 				&Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }},
@@ -71,4 +74,18 @@ func messageLine(msg string, notice bool) *vecty.HTML {
 	}
 	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "message"), vecty.Class("message", kind), vecty.Attribute("role", role)),
 		vecty.Text(msg))
+}
+
+// announce is the sentence a screen reader hears when a result arrives.
+func announce(r *protocol.Result) string {
+	if r == nil {
+		return ""
+	}
+	msg := "Run finished (" + r.Status + "): test error " + learnedError(r) + " with the learned metric, " + draw.Percent(r.ErrEuclid) + " Euclidean."
+	if r.Collapsed {
+		msg += " The metric collapsed to A = 0."
+	} else if r.BudgetActive {
+		msg += " The budget binds."
+	}
+	return msg
 }

@@ -4,12 +4,14 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
 	"github.com/hexops/vecty/event"
+	"github.com/hexops/vecty/prop"
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
@@ -55,7 +57,7 @@ func compareProps(s *store.State) ComparePanelProps {
 func rankOf(ev []float64) int {
 	n := 0
 	for _, v := range ev {
-		if len(ev) > 0 && v > 1e-9*math.Max(ev[0], 1e-300) {
+		if v > 1e-9*math.Max(ev[0], 1e-300) { // ev is descending
 			n++
 		}
 	}
@@ -134,7 +136,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 	)
 }
 
-func isRML(m string) bool { return m == spec.Fast || m == spec.Nesterov || m == spec.Gradient }
+func isRML(m string) bool { return slices.Contains(spec.RMLMethods, m) }
 
 const miniW, miniH = 150.0, 130.0
 
@@ -220,8 +222,8 @@ const sweepW, sweepH = 560.0, 260.0
 func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	sw := p.Sweep
 	buttons := elem.Div(vecty.Markup(vecty.Class("buttons")),
-		elem.Button(vecty.Markup(vecty.Data("testid", "eta-sweep"), boolProp("disabled", p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "eta"}) })), vecty.Text("Sweep η")),
-		elem.Button(vecty.Markup(vecty.Data("testid", "flip-sweep"), boolProp("disabled", p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "flip"}) })), vecty.Text("Sweep the noise")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "eta-sweep"), prop.Disabled(p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "eta"}) })), vecty.Text("Sweep η")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "flip-sweep"), prop.Disabled(p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "flip"}) })), vecty.Text("Sweep the noise")),
 	)
 	status := ""
 	if sw.Axis != "" {
@@ -311,7 +313,7 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		}
 		if (m == spec.LMNN || m == spec.Xing) && sw.Axis == "eta" && path != "" {
 			// η-free: one run, drawn across.
-			y := Y(sw.Points[slicesIndex(sw.Points, m)].Err)
+			y := Y(sw.Points[slices.IndexFunc(sw.Points, func(pt store.SweepPoint) bool { return pt.Method == m })].Err)
 			path = "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
 		}
 		kids = append(kids,
@@ -342,15 +344,3 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "sweep-summary"), vecty.Class("summary")), vecty.Text(text)),
 	)
 }
-
-func slicesIndex(pts []store.SweepPoint, m string) int {
-	for i, p := range pts {
-		if p.Method == m {
-			return i
-		}
-	}
-	return 0
-}
-
-// prop sets a boolean DOM property.
-func boolProp(name string, v bool) vecty.Applyer { return vecty.Property(name, v) }

@@ -104,18 +104,9 @@ func suspects(r *protocol.Result, ds *protocol.Dataset, ed store.Edits, d func(s
 func eigenList(ev []float64) *vecty.HTML {
 	const show = 8
 	var parts []string
-	rank := 0
-	top := 0.0
-	if len(ev) > 0 {
-		top = ev[0]
-	}
-	for i, v := range ev {
-		if v > 1e-9*math.Max(top, 1e-300) {
-			rank++
-		}
-		if i < show {
-			parts = append(parts, draw.Num(v))
-		}
+	rank := rankOf(ev)
+	for _, v := range ev[:min(show, len(ev))] {
+		parts = append(parts, draw.Num(v))
 	}
 	more := ""
 	if len(ev) > show {

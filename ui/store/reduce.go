@@ -94,7 +94,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 		*p = pr.Params
 		p.Preset = pr.Key
 		var out []protocol.Message
-		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil || s.Params.Dataset == "" {
+		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil {
 			out = s.load(s.current())
 		}
 		s.Pending = true
@@ -276,7 +276,6 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.Version++
 			s.awaiting = false
 			s.finish(r.Status)
-			s.Announce = announce(r)
 			if j := s.Job; j != nil && j.Kind == "step" {
 				// A step ends at its iteration count by design: no notice.
 				s.Message, s.Notice = "", false

@@ -2,7 +2,6 @@ package store
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -83,8 +82,7 @@ func toggle(set []int, i int) []int {
 
 // startCompare queues the chosen method and the baselines.
 func (s *State) startCompare() []protocol.Message {
-	if !s.CanTrain() {
-		s.Message, s.Notice = "Load a dataset first.", false
+	if !s.needData() {
 		return nil
 	}
 	p := s.Params
@@ -103,8 +101,7 @@ func (s *State) startCompare() []protocol.Message {
 // each η, LMNN and Xing once: they do not depend on η) or over the noise
 // rate (every method at each rate).
 func (s *State) startSweep(axis string) []protocol.Message {
-	if !s.CanTrain() {
-		s.Message, s.Notice = "Load a dataset first.", false
+	if !s.needData() {
 		return nil
 	}
 	p := s.Params
@@ -141,6 +138,14 @@ func (s *State) startSweep(axis string) []protocol.Message {
 	return s.next()
 }
 
+// needData says whether a queue of runs can start, and if not, says why.
+func (s *State) needData() bool {
+	if !s.CanTrain() {
+		s.Message, s.Notice = "Load a dataset first.", false
+	}
+	return s.CanTrain()
+}
+
 // next starts the first queued job, if any.
 func (s *State) next() []protocol.Message {
 	if len(s.Queue) == 0 {
@@ -173,7 +178,11 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 	case "compare":
 		s.pin(r, j)
 	case "sweep":
-		s.Sweep.Points = append(s.Sweep.Points, SweepPoint{X: map[bool]float64{true: j.Eta, false: j.Flip}[s.Sweep.Axis == "eta"],
+		x := j.Flip
+		if s.Sweep.Axis == "eta" {
+			x = j.Eta
+		}
+		s.Sweep.Points = append(s.Sweep.Points, SweepPoint{X: x,
 			Method: j.Method, Err: r.ErrLearn, ErrEuclid: r.ErrEuclid, Active: r.BudgetActive, Collapsed: r.Collapsed})
 	}
 	return s.next()
@@ -193,26 +202,4 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 	if len(s.Pinned) > MaxPinned {
 		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned:]
 	}
-}
-
-// announce is the sentence a screen reader hears when a result arrives.
-func announce(r *protocol.Result) string {
-	if r == nil {
-		return ""
-	}
-	msg := "Run finished (" + r.Status + "): test error " + percent(r.ErrLearn) + " with the learned metric, " + percent(r.ErrEuclid) + " Euclidean."
-	if r.Collapsed {
-		msg += " The metric collapsed to A = 0."
-	} else if r.BudgetActive {
-		msg += " The budget binds."
-	}
-	return msg
-}
-
-// percent writes a share as the page does (one decimal).
-func percent(v float64) string {
-	if v != v {
-		return "—"
-	}
-	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
 }

@@ -75,9 +75,8 @@ type State struct {
 	Queue     []Job // runs a Compare, a sweep or Step still has to start
 	Job       *Job  // what the current run is for; nil for a plain Train
 	Sweep     Sweep
-	Edits     Edits  // triplets dropped or reversed by the user
-	Steps     int    // iterations done by Step since the last full run
-	Announce  string // a sentence for screen readers when a result arrives
+	Edits     Edits // triplets dropped or reversed by the user
+	Steps     int   // iterations done by Step since the last full run
 	nextID    int
 	awaiting  bool // the run has ended; its result is on the way
 	restarted bool // the message says the worker was restarted; keep it past the reload
