@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Builds the app into build/: its one program (app.wasm, from wasm/app: the
-# page's interface in the page, the solver in its Web Worker), for
-# GOOS=js GOARCH=wasm, stripped; copies wasm_exec.js from this Go; writes
-# pre-compressed .gz copies and prints the sizes.
+# Builds the app into build/, one folder that any static host serves as it
+# is (README, "Host it anywhere"):
+#   index.html, sw.js                             the page and its service worker
+#   app.wasm (+ .gz)                               the one program (wasm/app: the page's interface
+#                                                  in the page, the solver in its Web Worker),
+#                                                  GOOS=js GOARCH=wasm, stripped
+#   wasm_exec.js (+ .gz)                           copied from this Go
+#   assets/                                        scripts, styles, the manifest and icons, the
+#                                                  built-in datasets
+# The service worker's cache is named after a hash of every file it
+# caches, so a new build never runs old wasm against new scripts. The .gz
+# copies are pre-compressed for servers that can offer them. Prints sizes.
 set -euo pipefail
 cd "$(dirname "$0")"
 out=build
@@ -12,6 +20,26 @@ GOOS=js GOARCH=wasm go build "${flags[@]}" -o "$out/app.wasm.tmp" ./wasm/app
 mv "$out/app.wasm.tmp" "$out/app.wasm"
 rm -f "$out/worker.wasm" "$out/worker.wasm.gz" # from before the two programs were one
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+
+# The page and its static files (the service worker is written below).
+rm -rf "$out/assets"
+mkdir -p "$out/assets"
+cp -R assets/. "$out/assets/"
+find "$out/assets" \( -name '*.go' -o -name 'sw.js' -o -name '.*' \) -type f -delete
+cp index.html "$out/"
+
+# What the service worker caches: every file of the folder but itself and
+# the .gz copies (a server that offers them serves them as an encoding).
+files=$(cd "$out" && find . -type f ! -name 'sw.js' ! -name '*.gz' ! -name '*.tmp' ! -name '.*' | sed 's|^\./||' | LC_ALL=C sort)
+version=$(cd "$out" && printf '%s\n' $files | xargs sha256sum | sha256sum | cut -c1-16)
+{
+  printf "// Written by build.sh: the build's version and the files it caches.\n"
+  printf "self.RML_BUILD = { version: '%s', files: [\n" "$version"
+  for f in $files; do printf "  '%s',\n" "$f"; done
+  printf "] };\n"
+  cat assets/sw.js
+} > "$out/sw.js"
+
 total=0
 printf '%-16s %12s %12s\n' file bytes gzip
 for f in app.wasm wasm_exec.js; do
@@ -22,3 +50,4 @@ for f in app.wasm wasm_exec.js; do
   case $f in *.wasm) total=$((total + gz)) ;; esac
 done
 awk -v t="$total" 'BEGIN { printf "the wasm program, gzip: %d bytes (%.2f MiB; the target is at most 2 MiB)\n", t, t / 1048576 }'
+echo "build $version: $(printf '%s\n' $files | wc -l) files in $out/, ready for any static host"

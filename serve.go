@@ -1,11 +1,12 @@
 // Command serve builds the app when its build is missing or older than the
 // sources, then serves it on 127.0.0.1 (go run serve.go [-port 8080]).
 //
-// It serves index.html, assets/ and build/ only: no directory listings,
-// nothing else from the tree (symbolic links are not followed), wasm as
-// application/wasm, the pre-compressed .gz copies when the browser accepts
-// gzip, and, on every reply, a content security policy that allows nothing
-// from another origin.
+// It serves build/, the folder build.sh writes (any static host can serve
+// it as it is), and nothing else from the tree: no directory listings, no
+// dot-files, no symbolic links followed; wasm as application/wasm, the
+// manifest as application/manifest+json; the pre-compressed .gz copies
+// when the browser accepts gzip; and, on every reply, a content security
+// policy that allows nothing from another origin.
 package main
 
 import (
@@ -27,8 +28,8 @@ import (
 
 // outputs are what build.sh writes; sources are what they are built from.
 var (
-	outputs = []string{"build/app.wasm", "build/wasm_exec.js"}
-	sources = []string{"core", "wasm", "ui", "go.mod", "go.sum", "build.sh"}
+	outputs = []string{"build/app.wasm", "build/wasm_exec.js", "build/index.html", "build/sw.js"}
+	sources = []string{"core", "wasm", "ui", "spec", "assets", "index.html", "go.mod", "go.sum", "build.sh"}
 )
 
 func main() {
@@ -57,7 +58,7 @@ func main() {
 		log.Fatalf("serve: %v", err)
 	}
 	fmt.Printf("serving http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: handler(root), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler(filepath.Join(root, "build")), ReadHeaderTimeout: 10 * time.Second}
 	log.Fatal(srv.Serve(ln))
 }
 
@@ -103,10 +104,10 @@ func stale(root string) string {
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
 	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors *"
 
-// handler serves the app's files from root. Every reply, refusals
-// included, carries the security headers. A file is served only if it is a
-// regular file inside root with no symbolic link on the way (a link under
-// assets/ could point anywhere).
+// handler serves the app's files from root (the build folder). Every
+// reply, refusals included, carries the security headers. A file is served
+// only if it is a regular file inside root with no symbolic link on the way
+// (a link could point anywhere).
 func handler(root string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -135,13 +136,11 @@ func handler(root string) http.Handler {
 		}
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Type", contentType(name))
-		if strings.HasPrefix(name, "build/") {
+		if gz, err := os.Stat(file + ".gz"); err == nil {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
-				if gz, err := os.Stat(file + ".gz"); err == nil && !gz.ModTime().Before(st.ModTime()) {
-					h.Set("Content-Encoding", "gzip")
-					file = file + ".gz"
-				}
+			if acceptsGzip(r) && !gz.ModTime().Before(st.ModTime()) {
+				h.Set("Content-Encoding", "gzip")
+				file = file + ".gz"
 			}
 		}
 		f, err := os.Open(file)
@@ -155,9 +154,8 @@ func handler(root string) http.Handler {
 	})
 }
 
-// allowed maps a URL path to a file of the app, or says no: "/" is
-// index.html; assets/ (but no .go file, should one be put there) and build/
-// are served.
+// allowed maps a URL path to a file of the build folder, or says no: "/"
+// is index.html; .gz copies are served only as an encoding of their file.
 func allowed(urlPath string) (string, bool) {
 	if urlPath == "/" || urlPath == "/index.html" {
 		return "index.html", true
@@ -170,10 +168,7 @@ func allowed(urlPath string) (string, bool) {
 		return "", false // no "..", no "//", no directory listings
 	}
 	name := strings.TrimPrefix(clean, "/")
-	switch {
-	case strings.HasPrefix(name, "assets/") && !strings.HasSuffix(name, ".go"):
-	case strings.HasPrefix(name, "build/") && !strings.HasSuffix(name, ".gz"):
-	default:
+	if name == "" || strings.HasSuffix(name, ".gz") {
 		return "", false
 	}
 	for _, part := range strings.Split(name, "/") {
@@ -196,6 +191,10 @@ func contentType(name string) string {
 		return "text/html; charset=utf-8"
 	case ".csv":
 		return "text/csv; charset=utf-8"
+	case ".md":
+		return "text/markdown; charset=utf-8"
+	case ".webmanifest":
+		return "application/manifest+json"
 	}
 	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
 		return t

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// Only the app's files are served: the page, assets/ without Go source,
-// build/ without the .gz copies (they are served as encodings); no
-// directories, no dot-files, nothing that climbs out.
+// Only the build folder's files are served, without the .gz copies (they
+// are served as encodings); no directories, no dot-files, nothing that
+// climbs out.
 func TestAllowed(t *testing.T) {
 	for _, c := range []struct {
 		path string
@@ -24,16 +24,13 @@ func TestAllowed(t *testing.T) {
 		{"/index.html", "index.html"},
 		{"/assets/style.css", "assets/style.css"},
 		{"/assets/datasets/iris.csv", "assets/datasets/iris.csv"},
-		{"/build/app.wasm", "build/app.wasm"},
+		{"/app.wasm", "app.wasm"},
+		{"/sw.js", "sw.js"},
+		{"/assets/manifest.webmanifest", "assets/manifest.webmanifest"},
 		{"/assets/", ""},
-		{"/assets", ""},
-		{"/build/", ""},
-		{"/assets/assets.go", ""},
-		{"/build/app.wasm.gz", ""},
-		{"/serve.go", ""},
-		{"/go.mod", ""},
-		{"/core/solve.go", ""},
+		{"/app.wasm.gz", ""},
 		{"/.git/config", ""},
+		{"/../serve.go", ""},
 		{"/assets/.hidden", ""},
 		{"/assets/../serve.go", ""},
 		{"/assets//style.css", ""},
@@ -75,9 +72,10 @@ func TestHandler(t *testing.T) {
 	zw.Close()
 	write("index.html", []byte("<!doctype html>"))
 	write("assets/style.css", []byte("body{}"))
-	write("build/app.wasm", wasm)
-	write("build/app.wasm.gz", gz.Bytes())
-	write("serve.go", []byte("package main"))
+	write("app.wasm", wasm)
+	write("app.wasm.gz", gz.Bytes())
+	write("assets/manifest.webmanifest", []byte("{}"))
+	write(".secret", []byte("no"))
 	h := handler(root)
 	get := func(path, enc string) *http.Response {
 		r := httptest.NewRequest("GET", path, nil)
@@ -88,27 +86,30 @@ func TestHandler(t *testing.T) {
 		h.ServeHTTP(w, r)
 		return w.Result()
 	}
-	res := get("/build/app.wasm", "gzip")
+	res := get("/app.wasm", "gzip")
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/wasm" || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(body, gz.Bytes()) {
 		t.Errorf("wasm with gzip: %d %v, %d bytes", res.StatusCode, res.Header, len(body))
 	}
-	res = get("/build/app.wasm", "")
+	res = get("/app.wasm", "")
 	body, _ = io.ReadAll(res.Body)
 	if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm) {
 		t.Errorf("wasm without gzip: %v, %d bytes", res.Header, len(body))
 	}
 	// A .gz copy older than its file is stale: not served.
 	old := time.Now().Add(-time.Hour)
-	os.Chtimes(filepath.Join(root, "build/app.wasm.gz"), old, old)
-	if res = get("/build/app.wasm", "gzip"); res.Header.Get("Content-Encoding") != "" {
+	os.Chtimes(filepath.Join(root, "app.wasm.gz"), old, old)
+	if res = get("/app.wasm", "gzip"); res.Header.Get("Content-Encoding") != "" {
 		t.Error("stale .gz served")
 	}
 	res = get("/", "")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Content-Security-Policy") == "" {
 		t.Errorf("index: %d %v", res.StatusCode, res.Header)
 	}
-	for _, p := range []string{"/serve.go", "/assets/", "/build/", "/nothing"} {
+	if res = get("/assets/manifest.webmanifest", ""); res.Header.Get("Content-Type") != "application/manifest+json" {
+		t.Errorf("manifest: %v", res.Header)
+	}
+	for _, p := range []string{"/.secret", "/assets/", "/app.wasm.gz", "/nothing"} {
 		if res = get(p, ""); res.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", p, res.StatusCode)
 		}
@@ -120,7 +121,7 @@ func TestHandler(t *testing.T) {
 		t.Errorf("POST: %d", w.Code)
 	}
 	// Refusals carry the security headers too.
-	for _, res := range []*http.Response{w.Result(), get("/nothing", ""), get("/serve.go", "")} {
+	for _, res := range []*http.Response{w.Result(), get("/nothing", ""), get("/.secret", "")} {
 		if res.Header.Get("Content-Security-Policy") == "" || res.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%d without security headers: %v", res.StatusCode, res.Header)
 		}
@@ -130,7 +131,7 @@ func TestHandler(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "secret.css"), []byte("secret"), 0o644)
 	links := map[string]string{
-		"assets/link.css":   filepath.Join(root, "serve.go"),
+		"assets/link.css":   filepath.Join(root, ".secret"),
 		"assets/out.css":    filepath.Join(outside, "secret.css"),
 		"assets/outdir":     outside,
 		"assets/style2.css": filepath.Join(root, "assets", "style.css"),

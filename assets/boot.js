@@ -1,16 +1,67 @@
-// Starts the page's Go program (build/app.wasm, built from wasm/app; in
-// the page it runs ui/). Nothing is
-// fetched from another origin.
+// Starts the page's Go program (app.wasm, built from wasm/app; in the page
+// it runs ui/), registers the service worker that keeps the app working
+// offline, and, inside an iframe, tells the parent page its height.
+// Nothing is fetched from another origin.
 'use strict';
 (function () {
   const go = new Go();
   // Each render allocates; collecting less often (the heap stays a few
   // MiB) keeps any one frame from paying for a long collection.
   go.env = Object.assign({ GOGC: '800' }, go.env);
-  WebAssembly.instantiateStreaming(fetch('build/app.wasm'), go.importObject)
+  WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
     .then((r) => go.run(r.instance))
     .catch((err) => {
       const p = document.getElementById('boot');
       if (p) p.textContent = 'The page could not start: ' + err + '. Run ./build.sh (or go run serve.go) and reload.';
     });
+
+  // Offline: sw.js caches this build's files (build.sh lists them). When a
+  // new build is installed while this page runs the old one, the page says
+  // so and offers to switch (the element data-testid="update").
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('sw.js').then((reg) => {
+      const offer = (sw) => {
+        if (!sw || !navigator.serviceWorker.controller) return;
+        const bar = document.createElement('p');
+        bar.className = 'update';
+        bar.dataset.testid = 'update';
+        bar.setAttribute('role', 'status');
+        bar.textContent = 'A new version of the app is ready. ';
+        const b = document.createElement('button');
+        b.textContent = 'Reload to use it';
+        b.onclick = () => sw.postMessage({ type: 'rml-skip-waiting' });
+        bar.appendChild(b);
+        document.body.appendChild(bar);
+      };
+      offer(reg.waiting);
+      reg.addEventListener('updatefound', () => {
+        const sw = reg.installing;
+        sw.addEventListener('statechange', () => { if (sw.state === 'installed') offer(sw); });
+      });
+    }).catch(() => { /* no offline copy (a private window, say): the app works online */ });
+    let reloading = false;
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      // A build taking over a page that already ran another one: reload so
+      // that page and worker run the same build.
+      if (reloading || !window.rmlHadController) return;
+      reloading = true;
+      location.reload();
+    });
+    window.rmlHadController = !!navigator.serviceWorker.controller;
+  }
+
+  // Embedded (in an iframe): post this page's height to the parent as
+  // { type: 'rml-height', height } (CSS pixels), whenever it changes, so
+  // that the course page can size the iframe (README, "Embed").
+  if (window.parent !== window) {
+    let last = -1;
+    const post = () => {
+      const h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (h !== last) {
+        last = h;
+        window.parent.postMessage({ type: 'rml-height', height: h }, '*');
+      }
+    };
+    new ResizeObserver(post).observe(document.documentElement);
+  }
 })();

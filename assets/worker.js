@@ -1,10 +1,10 @@
 // The thin loader of the solver in a worker: the app's one program
-// (build/app.wasm, from wasm/app), which runs wasm/worker when it finds no
+// (app.wasm, from wasm/app), which runs wasm/worker when it finds no
 // document; the browser's cache serves it after the page's own fetch. Messages that arrive before the program runs are queued
 // for it; if the program cannot start or exits, the page is told so that it
 // can restart the worker.
 'use strict';
-importScripts('../build/wasm_exec.js');
+importScripts('../wasm_exec.js');
 self.rmlQueue = [];
 // The program runs the solver when it finds this mark. It also links the
 // page's interface, whose library (Vecty) refuses at start-up to run
@@ -13,7 +13,7 @@ self.rmlWorker = true;
 self.document = {};
 self.onmessage = (e) => self.rmlQueue.push(e);
 const go = new Go();
-WebAssembly.instantiateStreaming(fetch('../build/app.wasm'), go.importObject)
+WebAssembly.instantiateStreaming(fetch('../app.wasm'), go.importObject)
   .then((r) => go.run(r.instance))
   .then(() => self.postMessage({ fatal: 'the solver program exited' }))
   .catch((err) => self.postMessage({ fatal: String(err) }));
