@@ -132,6 +132,24 @@ const firstVisit = "first visit"
 
 func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 	t.Helper()
+	p := newTab(t)
+	p.run(before...)
+	if fragment == "" {
+		// A link to the plain defaults (Iris, no noise): an empty address
+		// would open the first lesson and train it (see openFirstVisit).
+		fragment = "#data=Iris"
+	}
+	if fragment == firstVisit {
+		fragment = ""
+	}
+	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
+	p.waitTrainEnabled()
+	return p
+}
+
+// newTab opens a blank tab in the shared browser that records errors.
+func newTab(t *testing.T) *page {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancel)
 	ctx, cancel2 := context.WithTimeout(ctx, 3*time.Minute)
@@ -167,17 +185,6 @@ func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 			t.Errorf("browser: %s", e)
 		}
 	})
-	p.run(before...)
-	if fragment == "" {
-		// A link to the plain defaults (Iris, no noise): an empty address
-		// would open the first lesson and train it (see openFirstVisit).
-		fragment = "#data=Iris"
-	}
-	if fragment == firstVisit {
-		fragment = ""
-	}
-	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
-	p.waitTrainEnabled()
 	return p
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/hexops/vecty/elem"
 
 	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -19,17 +20,46 @@ type App struct {
 	guide *Guide
 }
 
-// Render lays out the six panels: controls on the left, views on the right.
+// Render lays out the panels: controls on the left, views on the right; in
+// an embed (View.Embed) the views first and the controls folded below them.
+// Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
 	s, d := a.glue.state, a.glue.Dispatch
 	var res = s.Result
+	view := s.Params.View
+	shown := func(name string) bool { return !view.Hides(name) }
+
+	controls := elem.Div(vecty.Markup(vecty.Class("controls")),
+		vecty.If(shown("lesson"), &Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}),
+		vecty.If(shown("guide"), a.guide),
+		vecty.If(shown("data"), &DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open}),
+		vecty.If(shown("side"), &Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d) }}),
+		vecty.If(shown("params"), &Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}),
+	)
+	views := elem.Div(vecty.Markup(vecty.Class("views")),
+		vecty.If(shown("chart"), a.chart.with(chartProps(s))),
+		vecty.If(shown("projection"), &Projections{Result: res, Data: s.Data}),
+		vecty.If(shown("result"), &Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data, Edits: s.Edits}, Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }}),
+		vecty.If(shown("compare"), &Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}),
+		vecty.If(shown("sweep"), &Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}),
+	)
+	layout := elem.Main(vecty.Markup(vecty.Class("layout")), controls, views)
+	if view.Embed {
+		// Results first; the settings one click away (the browser keeps
+		// the fold open or shut: the page never sets it).
+		layout = elem.Main(vecty.Markup(vecty.Class("layout", "embedded")), views,
+			elem.Details(vecty.Markup(vecty.Class("fold"), vecty.Data("testid", "settings")),
+				elem.Summary(vecty.Text("Settings: data, triplets, η, λ")),
+				controls))
+	}
 
 	return elem.Body(
+		vecty.Markup(vecty.ClassMap{"embed": view.Embed}),
 		elem.Header(vecty.Markup(vecty.Class("top")),
 			elem.Heading1(vecty.Text("Robust metric learning")),
-			elem.Paragraph(vecty.Markup(vecty.Class("sub")),
+			vecty.If(!view.Embed, elem.Paragraph(vecty.Markup(vecty.Class("sub")),
 				vecty.Text("Learn a Mahalanobis metric from triplets “x is closer to y than to z” when some are wrong "+
-					"(Huang, Jin, Xu & Liu, 2010). Everything runs in this page.")),
+					"(Huang, Jin, Xu & Liu, 2010). Everything runs in this page."))),
 			elem.Paragraph(vecty.Markup(vecty.Class("status-line")),
 				vecty.Text("Status: "),
 				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status)),
@@ -37,30 +67,26 @@ func (a *App) Render() vecty.ComponentOrHTML {
 					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite")),
 					vecty.Text(string(s.Status))),
 			),
+			vecty.If(shown("share"), shareRow(s.Shared, fullLink(s.Params), a.glue.share)),
 		),
 		messageLine(s.Message, s.Notice),
 		// Results, announced to screen readers as they arrive.
 		elem.Paragraph(vecty.Markup(vecty.Class("sr-only"), vecty.Data("testid", "announce"), vecty.Attribute("aria-live", "polite")), vecty.Text(announce(res))),
-		elem.Main(vecty.Markup(vecty.Class("layout")),
-			elem.Div(vecty.Markup(vecty.Class("controls")),
-				&Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }},
-				a.guide,
-				&DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open},
-				&Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d) }},
-				&Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }},
-			),
-			elem.Div(vecty.Markup(vecty.Class("views")),
-				a.chart.with(chartProps(s)),
-				&Projections{Result: res, Data: s.Data},
-				&Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data, Edits: s.Edits}, Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }},
-				&Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }},
-				&Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }},
-			),
-		),
-		elem.Footer(vecty.Markup(vecty.Class("foot")),
+		layout,
+		vecty.If(!view.Embed, elem.Footer(vecty.Markup(vecty.Class("foot")),
 			vecty.Text("Shared links keep every setting and the seed, so they rebuild the same run. Nothing leaves this page."),
-		),
+		)),
 	)
+}
+
+// fullLink is the link to the full page, for an embed's "Open the full
+// page"; "" when the page is not embedded.
+func fullLink(p store.Params) string {
+	if !p.View.Embed {
+		return ""
+	}
+	link, _ := shareLinks(p)
+	return link
 }
 
 // messageLine shows the page's message: an error (role alert) or a notice.

@@ -27,11 +27,12 @@ type DataProps struct {
 	Columns                  []string          // of the last file read
 	Preview                  [][]string
 	Header                   bool
+	View                     store.View // which controls are hidden
 }
 
 func dataProps(s *store.State) DataProps {
 	return DataProps{Ready: s.Ready, Loading: s.Loading, Builtins: s.Builtins, Dataset: s.Params.Dataset, Label: s.Params.Label,
-		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header}
+		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header, View: s.Params.View}
 }
 
 // DataPanel is panel 1: the dataset, the file, the label column, a preview.
@@ -108,8 +109,8 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 			vecty.Text(f.FileName+" could not be read (see the message above); "+kept+" Choose its label column, or fix the file and upload it again. Its first rows:"))
 	}
 	return panel("1 · Data", "data",
-		elem.Label(vecty.Text("Dataset "), elem.Select(opts...)),
-		drop,
+		vecty.If(!s.View.Hides("dataset"), elem.Label(vecty.Text("Dataset "), elem.Select(opts...))),
+		vecty.If(!s.View.Hides("upload"), drop),
 		labelChoice(s, d),
 		summary(s),
 		failed,

@@ -63,7 +63,7 @@ func Run() {
 		params, _ = store.DecodeURL("preset="+store.Presets[0].Key, store.DefaultParams)
 	}
 	g := &glue{state: store.New(params)}
-	g.state.Pending = first
+	g.state.Pending = first || params.View.Autorun
 	if len(problems) > 0 {
 		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
 		g.state.Notice = true

@@ -65,7 +65,7 @@ func sidePanel(s SideProps, d func(store.Action)) *vecty.HTML {
 			elem.Label(vecty.Text("k_same "), intInput("k-same", p.KSame, func(v int) { d(store.SetKSame{Value: v}) }, d, "k_same")),
 			elem.Label(vecty.Text("k_diff "), intInput("k-diff", p.KDiff, func(v int) { d(store.SetKDiff{Value: v}) }, d, "k_diff")),
 		),
-		slider("Injected noise: swap each triplet with probability ", "flip", 0, 0.5, p.Flip, func(v float64) { d(store.SetFlip{Value: v}) }),
+		vecty.If(!p.View.Hides("noise"), slider("Injected noise: swap each triplet with probability ", "flip", 0, 0.5, p.Flip, func(v float64) { d(store.SetFlip{Value: v}) })),
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "triplet-count"), vecty.Class("hint")), vecty.Text(count)),
 	)
 }
@@ -86,6 +86,7 @@ func paramProps(s *store.State) ParamProps {
 // the Train, Stop and Reset buttons.
 func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 	p := s.Params
+	hide := p.View.Hides
 	running := s.Running
 	methods := []struct{ value, text string }{
 		{spec.Fast, "Fast: accelerated, adaptive step, restarts"},
@@ -98,8 +99,8 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 		mopts = append(mopts, elem.Option(vecty.Markup(prop.Value(m.value), vecty.Property("selected", m.value == p.Method)), vecty.Text(m.text)))
 	}
 	return panel("3 · Parameters", "params",
-		slider("η, the share of triplets trusted ", "eta", 0.5, 1, p.Eta, func(v float64) { d(store.SetEta{Value: v}) }),
-		elem.Label(vecty.Text("λ, the regularization "),
+		vecty.If(!hide("eta"), slider("η, the share of triplets trusted ", "eta", 0.5, 1, p.Eta, func(v float64) { d(store.SetEta{Value: v}) })),
+		vecty.If(!hide("lambda"), elem.Label(vecty.Text("λ, the regularization "),
 			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "lambda-slider"), vecty.Attribute("aria-label", "λ on a log scale"),
 				vecty.Attribute("min", 0), vecty.Attribute("max", len(lambdaGrid)-1), vecty.Attribute("step", 1),
 				prop.Value(strconv.Itoa(nearestStop(p.Lambda))),
@@ -115,17 +116,17 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 						d(store.SetLambda{Value: v})
 					}
 				}))),
-		),
-		elem.Label(vecty.Text("Method "), elem.Select(mopts...)),
+		)),
+		vecty.If(!hide("method"), elem.Label(vecty.Text("Method "), elem.Select(mopts...))),
 		elem.Div(vecty.Markup(vecty.Class("row")),
-			elem.Label(vecty.Text("Tolerance (relative gap) "),
+			vecty.If(!hide("tol"), elem.Label(vecty.Text("Tolerance (relative gap) "),
 				elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "tol"), vecty.Class("short"), prop.Value(strconv.FormatFloat(p.Tol, 'g', -1, 64)),
 					event.Change(func(e *vecty.Event) {
 						if v, ok := number(d, "Tolerance", e.Target.Get("value").String(), spec.TolRange); ok {
 							d(store.SetTol{Value: v})
 						}
-					})))),
-			elem.Label(vecty.Text("Seed "),
+					}))))),
+			vecty.If(!hide("seed"), elem.Label(vecty.Text("Seed "),
 				elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "seed"), vecty.Class("short"), vecty.Attribute("min", 0), prop.Value(strconv.FormatUint(p.Seed, 10)),
 					event.Change(func(e *vecty.Event) {
 						v, err := strconv.ParseUint(strings.TrimSpace(e.Target.Get("value").String()), 10, 64)
@@ -134,7 +135,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 							return
 						}
 						d(store.SetSeed{Value: v})
-					})))),
+					}))))),
 		),
 		elem.Div(vecty.Markup(vecty.Class("buttons")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain || running),
@@ -144,7 +145,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(!s.HasResult && !running),
 				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
 		),
-		elem.Div(vecty.Markup(vecty.Class("buttons")),
+		vecty.If(!hide("steps"), elem.Div(vecty.Markup(vecty.Class("buttons")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "step"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "one iteration from the last solution"),
 				event.Click(func(*vecty.Event) { d(store.Step{N: 1}) })), vecty.Text("Step")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "step-10"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "ten iterations from the last solution"),
@@ -153,8 +154,8 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 				event.Click(func(*vecty.Event) { d(store.Pin{}) })), vecty.Text("Pin")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "compare"), prop.Disabled(!s.CanTrain || running),
 				event.Click(func(*vecty.Event) { d(store.Compare{}) })), vecty.Text("Compare")),
-		),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step runs one iteration (or ten) from the last solution and shows the state after it; each step restarts the method's momentum.")),
+		)),
+		vecty.If(!hide("steps"), elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step runs one iteration (or ten) from the last solution and shows the state after it; each step restarts the method's momentum."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
 		vecty.If(s.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
 	)

@@ -33,6 +33,7 @@ type (
 	ReverseTriplet struct{ Index int }   // toggle: exchange its y and z
 	ClearEdits     struct{}
 	ApplyPreset    struct{ Key string }
+	Share          Shared // a link or embed code was made (and perhaps copied)
 )
 
 // Worker actions: what the worker said, or that it died.
@@ -67,6 +68,7 @@ func (DropTriplet) isAction()    {}
 func (ReverseTriplet) isAction() {}
 func (ClearEdits) isAction()     {}
 func (ApplyPreset) isAction()    {}
+func (Share) isAction()          {}
 func (WorkerReady) isAction()    {}
 func (Reply) isAction()          {}
 func (WorkerDied) isAction()     {}

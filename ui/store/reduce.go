@@ -84,6 +84,10 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case ClearEdits:
 		s.Edits = Edits{}
 		return s.rerun()
+	case Share:
+		sh := Shared(a)
+		s.Shared = &sh
+		return nil
 	case ApplyPreset:
 		pr, ok := PresetNamed(a.Key)
 		if !ok {
@@ -92,7 +96,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 		s.Edits, s.Pinned, s.Sweep = Edits{}, nil, Sweep{}
 		old := *p
 		*p = pr.Params
-		p.Preset = pr.Key
+		p.Preset, p.View = pr.Key, old.View
 		var out []protocol.Message
 		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil {
 			out = s.load(s.current())

@@ -5,6 +5,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
@@ -34,6 +36,31 @@ type Params struct {
 	Tol     float64 // relative duality gap to stop at
 	Seed    uint64  // seed of the split and the swaps
 	Preset  string  // the lesson these settings came from, if any (Presets)
+	View    View    // how the page is laid out (a link carries it too)
+}
+
+// View is how the page shows itself, not what it computes: a lesson leaves
+// it alone.
+type View struct {
+	Embed   bool   // compact, for an iframe: results first, settings folded
+	Hide    string // panels and controls not shown: names from Hideable, comma-separated, in its order
+	Autorun bool   // train as soon as the data is loaded
+}
+
+// Hideable are the names hide= takes: the panels, then single controls.
+var Hideable = []string{
+	"lesson", "guide", "data", "side", "params", "chart", "projection", "result", "compare", "sweep", // panels
+	"dataset", "upload", "noise", "eta", "lambda", "method", "tol", "seed", "steps", "share", // controls
+}
+
+// Hides reports whether the view hides the panel or control name.
+func (v View) Hides(name string) bool {
+	for _, h := range strings.Split(v.Hide, ",") {
+		if h == name {
+			return true
+		}
+	}
+	return false
 }
 
 // DefaultParams are the page's defaults: the paper's settings on Iris.
@@ -75,11 +102,20 @@ type State struct {
 	Queue     []Job // runs a Compare, a sweep or Step still has to start
 	Job       *Job  // what the current run is for; nil for a plain Train
 	Sweep     Sweep
-	Edits     Edits // triplets dropped or reversed by the user
-	Steps     int   // iterations done by Step since the last full run
+	Edits     Edits   // triplets dropped or reversed by the user
+	Steps     int     // iterations done by Step since the last full run
+	Shared    *Shared // the last link or embed code given by Copy link / Copy embed code
 	nextID    int
 	awaiting  bool // the run has ended; its result is on the way
 	restarted bool // the message says the worker was restarted; keep it past the reload
+}
+
+// Shared is a link or an embed snippet the page gave out.
+type Shared struct {
+	Kind   string // "link" or "embed"
+	Text   string
+	Copied bool // it is on the clipboard (else the user copies it from the box)
+	File   bool // the settings are for an uploaded file, which a link cannot carry
 }
 
 // Failed is a file that could not be read as a dataset.

@@ -194,7 +194,8 @@ func TestSeedReloads(t *testing.T) {
 }
 
 func TestURLRoundTrip(t *testing.T) {
-	p := Params{Dataset: "Synthetic: 2 signal + 18 noise", Label: "a&b=c", KSame: 4, KDiff: 2, Flip: 0.15, Eta: 0.85, Lambda: 0.125, Method: "nesterov", Tol: 1e-9, Seed: 18446744073709551615}
+	p := Params{Dataset: "Synthetic: 2 signal + 18 noise", Label: "a&b=c", KSame: 4, KDiff: 2, Flip: 0.15, Eta: 0.85, Lambda: 0.125, Method: "nesterov", Tol: 1e-9, Seed: 18446744073709551615,
+		View: View{Embed: true, Hide: "lesson,params,eta", Autorun: true}}
 	got, problems := DecodeURL("#"+EncodeURL(p), DefaultParams)
 	if len(problems) != 0 || got != p {
 		t.Fatalf("round trip: %+v %v", got, problems)
@@ -221,10 +222,41 @@ func TestURLBadValues(t *testing.T) {
 	}
 }
 
+// The view's keys: written only when not the default; hide= keeps the
+// names it knows, in Hideable's order, once each, and names the others; a
+// lesson keeps the view.
+func TestURLView(t *testing.T) {
+	if s := EncodeURL(DefaultParams); strings.Contains(s, "embed") || strings.Contains(s, "hide") || strings.Contains(s, "autorun") {
+		t.Errorf("defaults write view keys: %s", s)
+	}
+	p, problems := DecodeURL("#embed=1&autorun=1&hide=eta,%20params,eta,bogus,,lesson&preset=eta", DefaultParams)
+	want := Presets[2].Params
+	want.Preset, want.View = "eta", View{Embed: true, Autorun: true, Hide: "lesson,params,eta"}
+	if p != want {
+		t.Errorf("got %+v, want %+v", p, want)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], `"bogus" cannot be hidden`) {
+		t.Errorf("problems %q", problems)
+	}
+	if !p.View.Hides("params") || !p.View.Hides("eta") || p.View.Hides("lambda") || p.View.Hides("") {
+		t.Errorf("Hides on %q", p.View.Hide)
+	}
+	if _, problems := DecodeURL("#embed=yes", DefaultParams); len(problems) != 1 || !strings.Contains(problems[0], `embed="yes": expected 1 or 0`) {
+		t.Errorf("embed=yes: %q", problems)
+	}
+	s := ready(t)
+	s.Params.View = View{Embed: true, Hide: "guide"}
+	Reduce(s, ApplyPreset{"collapse"})
+	if s.Params.View != (View{Embed: true, Hide: "guide"}) || s.Params.Preset != "collapse" {
+		t.Errorf("a lesson changed the view: %+v", s.Params)
+	}
+}
+
 func FuzzURL(f *testing.F) {
 	f.Add(EncodeURL(DefaultParams))
 	f.Add("eta=0.9&lambda=1e300&seed=3")
 	f.Add("%zz")
+	f.Add("embed=1&hide=eta,params,x&autorun=0")
 	f.Fuzz(func(t *testing.T, frag string) {
 		p, _ := DecodeURL(frag, DefaultParams)
 		// Whatever was accepted survives a round trip.

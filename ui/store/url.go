@@ -59,8 +59,9 @@ var fields = []field{
 				}
 				return errors.New("preset=" + strconv.Quote(s) + ": expected one of " + strings.Join(keys, ", "))
 			}
+			view := p.View
 			*p = pr.Params
-			p.Preset = pr.Key
+			p.Preset, p.View = pr.Key, view
 			return nil
 		}},
 	{"data",
@@ -94,6 +95,59 @@ var fields = []field{
 			p.Seed = v
 			return nil
 		}},
+	// How the page shows itself (written only when not the default).
+	boolField("embed", func(p *Params) *bool { return &p.View.Embed }),
+	{"hide",
+		func(p *Params) string { return p.View.Hide },
+		func(p *Params, s string) error {
+			want := map[string]bool{}
+			var bad []string
+			for _, h := range strings.Split(s, ",") {
+				h = strings.TrimSpace(h)
+				switch {
+				case h == "":
+				case slices.Contains(Hideable, h):
+					want[h] = true
+				default:
+					bad = append(bad, strconv.Quote(h))
+				}
+			}
+			var keep []string
+			for _, h := range Hideable {
+				if want[h] {
+					keep = append(keep, h)
+				}
+			}
+			p.View.Hide = strings.Join(keep, ",")
+			if len(bad) > 0 {
+				return errors.New("hide=: " + strings.Join(bad, ", ") + " cannot be hidden; expected names from " + strings.Join(Hideable, ", "))
+			}
+			return nil
+		}},
+	boolField("autorun", func(p *Params) *bool { return &p.View.Autorun }),
+}
+
+// boolField is a switch: written as 1 when on, left out when off; read
+// as 1 or 0.
+func boolField(key string, ptr func(*Params) *bool) field {
+	return field{key,
+		func(p *Params) string {
+			if *ptr(p) {
+				return "1"
+			}
+			return ""
+		},
+		func(p *Params, s string) error {
+			switch s {
+			case "1", "true":
+				*ptr(p) = true
+			case "0", "false":
+				*ptr(p) = false
+			default:
+				return errors.New(key + "=" + strconv.Quote(s) + ": expected 1 or 0")
+			}
+			return nil
+		}}
 }
 
 // EncodeURL writes p as a URL fragment (without the '#').

@@ -1,0 +1,108 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"syscall/js"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+
+	"github.com/rml-lab/rml/ui/store"
+)
+
+// Embed code's frame: wide enough for the single-column layout, tall
+// enough for the first results; the page posts its real height (boot.js).
+const (
+	embedWidth  = 760
+	embedHeight = 900
+)
+
+// shareLinks returns, for settings p at the page's address, the link to
+// the full page and the embed snippet (embed=1, autorun=1, p's hide list).
+func shareLinks(p store.Params) (link, embed string) {
+	loc := js.Global().Get("location")
+	base := loc.Get("origin").String() + loc.Get("pathname").String()
+	full := p
+	full.View = store.View{}
+	framed := p
+	framed.View = store.View{Embed: true, Autorun: true, Hide: p.View.Hide}
+	src := base + "#" + store.EncodeURL(framed)
+	embed = `<iframe src="` + htmlAttr(src) + `" title="Robust metric learning" width="` + itoa(embedWidth) + `" height="` + itoa(embedHeight) +
+		`" style="border:0;max-width:100%" loading="lazy"></iframe>`
+	return base + "#" + store.EncodeURL(full), embed
+}
+
+// htmlAttr escapes s for a double-quoted attribute.
+func htmlAttr(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			b = append(b, "&amp;"...)
+		case '"':
+			b = append(b, "&quot;"...)
+		case '<':
+			b = append(b, "&lt;"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// share makes the link or the embed code for the current settings, puts it
+// on the clipboard if the browser allows, and shows it either way.
+func (g *glue) share(kind string) {
+	link, embed := shareLinks(g.state.Params)
+	text := link
+	if kind == "embed" {
+		text = embed
+	}
+	sh := store.Share{Kind: kind, Text: text, File: g.state.Params.Dataset == ""}
+	clip := js.Global().Get("navigator").Get("clipboard")
+	if clip.Truthy() {
+		var ok, fail js.Func
+		done := func(copied bool) {
+			ok.Release()
+			fail.Release()
+			sh.Copied = copied
+			g.Dispatch(sh)
+		}
+		ok = js.FuncOf(func(js.Value, []js.Value) any { done(true); return nil })
+		fail = js.FuncOf(func(js.Value, []js.Value) any { done(false); return nil })
+		clip.Call("writeText", text).Call("then", ok, fail)
+		return
+	}
+	g.Dispatch(sh)
+}
+
+// shareRow is the Copy link and Copy embed code buttons and what they gave.
+// full is the full page's link, offered in an embed ("" elsewhere).
+func shareRow(sh *store.Shared, full string, share func(kind string)) *vecty.HTML {
+	var out vecty.MarkupOrChild
+	if sh != nil {
+		how := "Copied to the clipboard."
+		if !sh.Copied {
+			how = "The browser did not allow the clipboard: copy it from the box."
+		}
+		if sh.File {
+			how += " A link carries the settings, not an uploaded file: it opens on the default dataset."
+		}
+		out = elem.Div(vecty.Markup(vecty.Class("shared")),
+			elem.TextArea(vecty.Markup(vecty.Data("testid", "share-text"), vecty.Attribute("readonly", true), vecty.Attribute("rows", 2),
+				vecty.Attribute("aria-label", map[string]string{"link": "the link", "embed": "the embed code"}[sh.Kind]),
+				vecty.Property("value", sh.Text)), vecty.Text(sh.Text)),
+			elem.Span(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "share-status")), vecty.Text(how)))
+	}
+	return elem.Div(vecty.Markup(vecty.Class("share")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "copy-link"), vecty.Attribute("title", "a link to this page with every setting and the seed"),
+			event.Click(func(*vecty.Event) { share("link") })), vecty.Text("Copy link")),
+		elem.Button(vecty.Markup(vecty.Data("testid", "copy-embed"), vecty.Attribute("title", "an <iframe> for a course page: compact, trains on open"),
+			event.Click(func(*vecty.Event) { share("embed") })), vecty.Text("Copy embed code")),
+		vecty.If(full != "", elem.Anchor(vecty.Markup(vecty.Attribute("href", full), vecty.Attribute("target", "_blank"), vecty.Attribute("rel", "noopener")),
+			vecty.Text("Open the full page"))),
+		out,
+	)
+}
