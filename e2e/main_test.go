@@ -23,6 +23,7 @@ import (
 
 var (
 	baseURL  string
+	serveBin string // serve.go, built; startServer runs another one
 	allocCtx context.Context // the browser's context: tabs derive from it
 	outDir   string
 )
@@ -68,21 +69,14 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "e2e: building serve.go: %v\n%s", err, out)
 		return 1
 	}
-	srv := exec.Command(bin, "-port", "0", "-no-build")
-	srv.Dir = root
-	stdout, _ := srv.StdoutPipe()
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: starting serve:", err)
+	serveBin = bin
+	srv, url, err := startServer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
 	defer srv.Process.Kill()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "serving ") {
-		fmt.Fprintf(os.Stderr, "e2e: serve said %q (%v)\n", line, err)
-		return 1
-	}
-	baseURL = strings.TrimSpace(strings.TrimPrefix(line, "serving "))
+	baseURL = url
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(browser),
@@ -186,6 +180,25 @@ func newTab(t *testing.T) *page {
 		}
 	})
 	return p
+}
+
+// startServer starts serve.go's server (already built) on a free loopback
+// port and returns it with its address.
+func startServer() (*exec.Cmd, string, error) {
+	root, _ := filepath.Abs("..")
+	srv := exec.Command(serveBin, "-port", "0", "-no-build")
+	srv.Dir = root
+	stdout, _ := srv.StdoutPipe()
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		return nil, "", fmt.Errorf("starting serve: %w", err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "serving ") {
+		srv.Process.Kill()
+		return nil, "", fmt.Errorf("serve said %q (%v)", line, err)
+	}
+	return srv, strings.TrimSpace(strings.TrimPrefix(line, "serving ")), nil
 }
 
 func describe(d *runtime.ExceptionDetails) string {
