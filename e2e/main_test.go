@@ -23,7 +23,7 @@ import (
 
 var (
 	baseURL  string
-	serveBin string // serve.go, built; startServer runs another one
+	serveBin string          // serve.go, built; startServer runs another one
 	allocCtx context.Context // the browser's context: tabs derive from it
 	outDir   string
 )

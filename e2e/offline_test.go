@@ -61,4 +61,3 @@ func TestOffline(t *testing.T) {
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
 }
-
