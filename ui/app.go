@@ -38,7 +38,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	)
 	views := elem.Div(vecty.Markup(vecty.Class("views")),
 		vecty.If(shown("chart"), a.chart.with(chartProps(s))),
-		vecty.If(shown("projection"), &Projections{Result: res, Data: s.Data}),
+		vecty.If(shown("projection"), &Projections{Result: res, Data: s.Data, Dispatch: d}),
 		vecty.If(shown("result"), &Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data, Edits: s.Edits}, Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }}),
 		vecty.If(shown("compare"), &Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}),
 		vecty.If(shown("sweep"), &Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}),

@@ -23,13 +23,14 @@ import (
 // progress message (with), so that a run costs the main thread little.
 type Chart struct {
 	vecty.Core
-	Props   ChartProps
-	hover   int // index into the trace under the pointer
-	hovered bool
-	pyr     draw.Pyramid // the trace summarized for drawing
-	pyrRun  int          // the run it summarizes
-	curve   draw.Curve   // the layout last drawn, for hovering
-	drawn   bool
+	Props    ChartProps
+	dispatch func(store.Action)
+	hover    int // index into the trace under the pointer
+	hovered  bool
+	pyr      draw.Pyramid // the trace summarized for drawing
+	pyrRun   int          // the run it summarizes
+	curve    draw.Curve   // the layout last drawn, for hovering
+	drawn    bool
 }
 
 // ChartProps is what the chart shows.
@@ -40,10 +41,11 @@ type ChartProps struct {
 	RunID   int               // the run the trace is of
 	Running bool
 	Rate    float64 // iterations per second so far, 0 before any
+	Done    bool    // a result is shown: the chart can be downloaded
 }
 
 func chartProps(s *store.State) ChartProps {
-	return ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate()}
+	return ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate(), Done: s.CanExport()}
 }
 
 // with sets the chart's props and returns it, for a render.
@@ -146,6 +148,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 			stat("P(A)", "primal", primal),
 		),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|).")),
+		downloads(c.dispatch, s.Done, download{"figure", "chart (SVG)", "this chart as an SVG file"}),
 	)
 }
 

@@ -90,13 +90,13 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 		elem.Label(vecty.Markup(vecty.Class("file")),
 			vecty.Text("Upload a CSV "),
 			elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "csv-input"),
-				vecty.Attribute("accept", ".csv,.tsv,.txt,text/csv,text/tab-separated-values"),
+				vecty.Attribute("accept", ".csv,.tsv,.txt,.json,text/csv,text/tab-separated-values,application/json"),
 				event.Change(func(e *vecty.Event) {
 					p.Open(e.Target.Get("files"))
 					e.Target.Set("value", "")
 				}))),
 		),
-		elem.Small(vecty.Text(" or drop one here. Numeric features, one label column; a header row, commas, semicolons or tabs are detected.")),
+		elem.Small(vecty.Text(" or drop one here. Numeric features, one label column; a header row, commas, semicolons or tabs are detected. A saved run (.json) opens again.")),
 	)
 
 	var failed vecty.MarkupOrChild

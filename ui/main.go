@@ -69,7 +69,7 @@ func Run() {
 		g.state.Notice = true
 	}
 	g.root = &App{glue: g}
-	g.root.chart = &Chart{}
+	g.root.chart = &Chart{dispatch: g.Dispatch}
 	g.root.guide = &Guide{}
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
@@ -83,6 +83,10 @@ func Run() {
 // Dispatch reduces a, sends the requests it produced, keeps the link in
 // step with the settings and redraws.
 func (g *glue) Dispatch(a store.Action) {
+	if e, ok := a.(store.Export); ok {
+		g.export(e.Kind)
+		return
+	}
 	for _, m := range store.Reduce(g.state, a) {
 		if m.Kind == protocol.KindStop && g.stopID == 0 {
 			g.stopID, g.stopAt = m.ID, now()

@@ -10,6 +10,7 @@ import (
 	"github.com/hexops/vecty/event"
 
 	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -18,9 +19,10 @@ import (
 // a new hovered point.
 type Projections struct {
 	vecty.Core
-	Result *protocol.Result  `vecty:"prop"`
-	Data   *protocol.Dataset `vecty:"prop"`
-	hover  [2]int            // row under the pointer in each view, -1 if none
+	Result   *protocol.Result   `vecty:"prop"`
+	Data     *protocol.Dataset  `vecty:"prop"`
+	Dispatch func(store.Action) `vecty:"prop"`
+	hover    [2]int             // row under the pointer in each view, -1 if none
 }
 
 func (p *Projections) SkipRender(prev vecty.Component) bool {
@@ -57,6 +59,8 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 		elem.Div(legend...),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric.")),
 		elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r))),
+		downloads(p.Dispatch, true, download{"projection", "coordinates (CSV)", "each row's class, part and both projections' coordinates"},
+			download{"projection-svg", "views (SVG)", "both views as one SVG file"}),
 	)
 }
 

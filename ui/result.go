@@ -51,7 +51,10 @@ func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {
 		&Heatmap{Result: r, Features: features},
 	}
 	if r != nil {
-		children = append(children, eigenList(r.Eigen), budgetLine(r), stepView(r), suspects(r, s.Data, s.Edits, d))
+		children = append(children, eigenList(r.Eigen), budgetLine(r), stepView(r), suspects(r, s.Data, s.Edits, d),
+			downloads(d, s.Data != nil, download{"matrix", "A (CSV)", "the matrix A with the feature names"},
+				download{"heatmap", "heat map (PNG)", "the heat map of A as a PNG image"},
+				download{"run", "run (JSON)", "settings, seed, dataset hash, A, eigenvalues, the Δ_t history, errors and suspects; open it again with Upload"}))
 	}
 	return panel("6 · Result", "result", children...)
 }

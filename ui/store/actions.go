@@ -33,7 +33,8 @@ type (
 	ReverseTriplet struct{ Index int }   // toggle: exchange its y and z
 	ClearEdits     struct{}
 	ApplyPreset    struct{ Key string }
-	Share          Shared // a link or embed code was made (and perhaps copied)
+	Share          Shared                // a link or embed code was made (and perhaps copied)
+	Export         struct{ Kind string } // a download (ExportKinds); the page writes it, the state does not change
 )
 
 // Worker actions: what the worker said, or that it died.
@@ -69,6 +70,7 @@ func (ReverseTriplet) isAction() {}
 func (ClearEdits) isAction()     {}
 func (ApplyPreset) isAction()    {}
 func (Share) isAction()          {}
+func (Export) isAction()         {}
 func (WorkerReady) isAction()    {}
 func (Reply) isAction()          {}
 func (WorkerDied) isAction()     {}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -20,6 +21,9 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case SelectBuiltin:
 		return s.load(source{dataset: a.Name})
 	case Upload:
+		if isRunFile(a.Name, a.Text) {
+			return s.openRun(a.Name, a.Text)
+		}
 		return s.load(source{file: a.Name, csv: a.Text})
 	case UploadFailed:
 		s.setError(a.Message)
@@ -84,6 +88,8 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case ClearEdits:
 		s.Edits = Edits{}
 		return s.rerun()
+	case Export:
+		return nil // the glue writes the file from the state
 	case Share:
 		sh := Shared(a)
 		s.Shared = &sh
@@ -252,6 +258,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			} else {
 				s.Message, s.Notice = d.Notice, d.Notice != ""
 			}
+			s.opened(d)
 		case protocol.KindError:
 			// The current dataset (if any) stays loaded in the worker and
 			// here; the file is kept aside so that another label column
@@ -305,6 +312,71 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 		return s.train(false)
 	}
 	return nil
+}
+
+// openRun reads a saved run (RunJSON): its settings apply at once; its
+// result shows when its dataset is loaded, checked by SHA-256 (a built-in
+// dataset, or the uploaded file loaded now, is loaded again with the run's
+// seed; another file waits for the user to upload it).
+func (s *State) openRun(file, text string) []protocol.Message {
+	run, p, err := ParseRun(text)
+	if err != nil {
+		s.Message, s.Notice = file+" could not be opened: "+err.Error()+".", false
+		return nil
+	}
+	var out []protocol.Message
+	if s.Status == Running {
+		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
+		s.RunID = 0
+		s.clearRun()
+	}
+	s.Queue, s.Job, s.Pending = nil, nil, false
+	s.Pinned, s.Sweep, s.Steps = nil, Sweep{}, 0
+	s.opening = run
+	p.View = s.Params.View
+	if p.Dataset == "" && (s.Data == nil || s.Data.SHA256 != run.Dataset.SHA256 || s.Params.Dataset != "") {
+		// The run's file is not the one loaded: keep the current data.
+		p.Dataset, p.Label = s.Params.Dataset, s.Params.Label
+		s.Params = p
+		s.Message, s.Notice = file+" is a run on the file "+run.Dataset.Name+" (SHA-256 "+short(run.Dataset.SHA256)+
+			"); its settings are set. Upload that file and the run opens.", true
+		return out
+	}
+	s.Params = p
+	src := source{dataset: p.Dataset, label: p.Label}
+	if p.Dataset == "" {
+		src = source{file: s.FileName, csv: s.CSV, label: p.Label}
+	}
+	return append(out, s.load(src)...)
+}
+
+// opened shows the saved run waiting for dataset d, if d is its dataset.
+func (s *State) opened(d *protocol.Dataset) {
+	r := s.opening
+	if r == nil {
+		return
+	}
+	s.opening = nil
+	if d.SHA256 != r.Dataset.SHA256 || d.Rows != r.Result.N || len(d.Features) != r.Result.D {
+		s.Message, s.Notice = "The saved run was on other data ("+r.Dataset.Name+", SHA-256 "+short(r.Dataset.SHA256)+
+			"; loaded: "+d.Name+", "+short(d.SHA256)+"): its settings are set, its result is not shown.", true
+		return
+	}
+	s.RunID = s.id()
+	s.ResultOf = s.RunID
+	s.Result, s.Trace, s.Last, s.Edits = r.Result, r.Trace, r.Result.Progress, r.Edits
+	s.Version++
+	s.finish(r.Result.Status)
+	s.Pending = false
+	s.Message, s.Notice = "Opened the saved run: "+r.Method+" on "+d.Name+", "+strconv.Itoa(r.Iterations)+" iterations.", true
+}
+
+// short is the first 12 hex digits of a hash.
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
 }
 
 // finish sets the status a run ended with.

@@ -66,7 +66,10 @@ type SweepPoint struct {
 
 // Edits are the triplets the user dropped or reversed, by index among the
 // triplets drawn (protocol.Train's Drop and Reverse).
-type Edits struct{ Drop, Reverse []int }
+type Edits struct {
+	Drop    []int
+	Reverse []int
+}
 
 func (e Edits) empty() bool { return len(e.Drop) == 0 && len(e.Reverse) == 0 }
 

@@ -102,9 +102,10 @@ type State struct {
 	Queue     []Job // runs a Compare, a sweep or Step still has to start
 	Job       *Job  // what the current run is for; nil for a plain Train
 	Sweep     Sweep
-	Edits     Edits   // triplets dropped or reversed by the user
-	Steps     int     // iterations done by Step since the last full run
-	Shared    *Shared // the last link or embed code given by Copy link / Copy embed code
+	Edits     Edits     // triplets dropped or reversed by the user
+	Steps     int       // iterations done by Step since the last full run
+	Shared    *Shared   // the last link or embed code given by Copy link / Copy embed code
+	opening   *SavedRun // a saved run waiting for its dataset to load
 	nextID    int
 	awaiting  bool // the run has ended; its result is on the way
 	restarted bool // the message says the worker was restarted; keep it past the reload

@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 3
+const Version = 4
 
 // Kind names what a message carries.
 type Kind string
@@ -103,6 +103,7 @@ type Dataset struct {
 	Train       int
 	Test        int
 	Notice      string
+	SHA256      string // hex SHA-256 of the file's bytes (of the generated rows, for a synthetic set)
 }
 
 // Progress is the state of a run. Iters and Gaps (arrays) hold every
@@ -239,6 +240,7 @@ func (m *Dataset) fields(c codec) {
 	c.int(&m.Train)
 	c.int(&m.Test)
 	c.str(&m.Notice)
+	c.str(&m.SHA256)
 }
 
 func (m *Progress) fields(c codec) {

@@ -7,6 +7,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -189,7 +190,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	out := &protocol.Dataset{
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
 		Classes: ds.Classes, ClassCounts: ds.ClassCounts(), Header: ds.Header, Dropped: ds.Dropped,
-		Train: len(train), Test: len(test),
+		Train: len(train), Test: len(test), SHA256: contentHash(raw, ds),
 	}
 	if raw != nil {
 		out.Columns, out.Preview, _ = sniff(raw)
@@ -539,4 +540,22 @@ func histograms(res *core.Result, list []core.Suspect) (qh, mh []int) {
 func progress(p core.Progress) protocol.Progress {
 	return protocol.Progress{Iter: p.Iter, Gap: p.Gap, RelGap: p.RelGap, Dual: p.Dual, Primal: p.Primal,
 		SumQ: p.SumQ, Budget: p.Budget, BudgetActive: p.BudgetActive, Seconds: p.Elapsed.Seconds()}
+}
+
+// contentHash is the hex SHA-256 of a file's bytes, or, for a generated
+// dataset (raw nil), of its rows written as CSV (features then the label,
+// shortest round-trip decimals): a saved run names its data by it.
+func contentHash(raw []byte, ds *core.Dataset) string {
+	if raw == nil {
+		r, c := ds.X.Dims()
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				raw = strconv.AppendFloat(raw, ds.X.At(i, j), 'g', -1, 64)
+				raw = append(raw, ',')
+			}
+			raw = append(append(raw, ds.Classes[ds.Labels[i]]...), '\n')
+		}
+	}
+	sum := sha256Sum(raw)
+	return hex.EncodeToString(sum[:])
 }

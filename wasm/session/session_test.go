@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"errors"
 	"math"
 	"os"
@@ -44,6 +46,23 @@ func TestLoadBuiltins(t *testing.T) {
 		if len(ds.Columns) != w[1]+1 || len(ds.Preview) < 2 {
 			t.Errorf("%s: %d columns, %d preview rows", name, len(ds.Columns), len(ds.Preview))
 		}
+	}
+	// A file's hash is its bytes' SHA-256 (sha256sum of assets/datasets/iris.csv);
+	// a generated set's is stable from one load to the next; an upload of
+	// the same bytes has the built-in's hash.
+	raw, err := os.ReadFile(filepath.Join("..", "..", "assets", "datasets", "iris.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := load(t, newSession(), "Iris").SHA256, fmt.Sprintf("%x", sha256.Sum256(raw)); got != want {
+		t.Errorf("Iris: hash %s, want %s", got, want)
+	}
+	up, e := newSession().Load(protocol.Load{CSV: string(raw), TestFrac: 0.15, Seed: 1})
+	if e != nil || up.SHA256 != load(t, newSession(), "Iris").SHA256 {
+		t.Errorf("the same bytes uploaded: %v %v", up, e)
+	}
+	if a, b := load(t, newSession(), SyntheticName).SHA256, load(t, newSession(), SyntheticName).SHA256; len(a) != 64 || a != b {
+		t.Errorf("synthetic hashes %q, %q", a, b)
 	}
 	if _, e := newSession().Load(protocol.Load{Builtin: "Nope"}); e == nil || !strings.Contains(e.Message, `"Nope"`) {
 		t.Errorf("unknown builtin: %v", e)

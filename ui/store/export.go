@@ -1,0 +1,340 @@
+package store
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// Downloads: the metric, the projection and the whole run, written from the
+// state alone (the page only hands the text to the browser), and a saved
+// run read back. Every name from a file goes through encoding/csv or
+// encoding/json: it stays text.
+
+// RunFormat and RunVersion mark a file written by RunJSON.
+const (
+	RunFormat  = "rml-run"
+	RunVersion = 1
+)
+
+// SavedRun is a run read back from the JSON RunJSON writes: the settings
+// (as the page's link, read through the link codec), the dataset by name and
+// SHA-256, and the result with its Δ_t history and edits.
+type SavedRun struct {
+	Link       string
+	Dataset    SavedData
+	Method     string
+	Iterations int
+	Trace      Trace
+	Edits      Edits
+	Result     *protocol.Result
+}
+
+// SavedData names the dataset a run was on.
+type SavedData struct {
+	Name   string // the built-in's name, or the file's
+	SHA256 string
+}
+
+// CanExport says whether there is a result to download.
+func (s *State) CanExport() bool {
+	return s.Result != nil && s.Data != nil && len(s.Result.A) == s.Result.D*s.Result.D
+}
+
+// FileStem is the start of every download's name: rml-<dataset>.
+func (s *State) FileStem() string {
+	name := "upload"
+	if s.Data != nil {
+		name = s.Data.Name
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return "rml-" + strings.Trim(b.String(), "-")
+}
+
+// MatrixCSV is A as CSV: a header row ("feature" and the feature names),
+// then one row per feature, its name first. Numbers are written in full
+// (shortest round-trip form).
+func (s *State) MatrixCSV() string {
+	r, f := s.Result, s.Data.Features
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(append([]string{"feature"}, f...))
+	for i := 0; i < r.D; i++ {
+		row := []string{name(f, i)}
+		for j := 0; j < r.D; j++ {
+			row = append(row, num(r.A[i*r.D+j]))
+		}
+		w.Write(row)
+	}
+	w.Flush()
+	return b.String()
+}
+
+// ProjectionCSV is the two projections the page draws, one row per data
+// row: its number (from 1), class, whether it was held out, and its
+// coordinates Euclidean (first two principal components) and learned (the
+// same through A^½).
+func (s *State) ProjectionCSV() string {
+	r := s.Result
+	test := map[int]bool{}
+	for _, i := range r.Test {
+		test[i] = true
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"row", "class", "part", "euclidean_x", "euclidean_y", "learned_x", "learned_y"})
+	for i := 0; i < r.N && 2*i+1 < len(r.Euclid) && 2*i+1 < len(r.Learned); i++ {
+		part := "training"
+		if test[i] {
+			part = "test"
+		}
+		class := ""
+		if i < len(r.Labels) {
+			class = name(s.Data.Classes, int(r.Labels[i]))
+		}
+		w.Write([]string{strconv.Itoa(i + 1), class, part, num(r.Euclid[2*i]), num(r.Euclid[2*i+1]), num(r.Learned[2*i]), num(r.Learned[2*i+1])})
+	}
+	w.Flush()
+	return b.String()
+}
+
+// RunJSON is the whole run as JSON: what a reader wants first (settings,
+// dataset, status, test errors, A with the feature names, eigenvalues, the
+// Δ_t history, the suspects, the edits), then "result", the rest of what
+// the page shows, so that opening the file shows the run again. A collapsed
+// metric's learned error is null (it would be a constant guess), as is the
+// suspects' precision when no triplet was swapped.
+func (s *State) RunJSON() ([]byte, error) {
+	r, d := s.Result, s.Data
+	p := withoutView(s.Params)
+	var learned, precision any
+	if !r.Collapsed {
+		learned = r.ErrLearn
+	}
+	if !math.IsNaN(r.SuspectPrecision) {
+		precision = r.SuspectPrecision
+	}
+	var a, sus []any
+	for i := 0; i < r.D; i++ {
+		a = append(a, r.A[i*r.D:(i+1)*r.D])
+	}
+	for k := 0; 3*k+2 < len(r.SuspectRows) && k < len(r.SuspectSwapped) && k < len(r.SuspectIndex); k++ {
+		sus = append(sus, obj{{"index", r.SuspectIndex[k]}, {"x", r.SuspectRows[3*k] + 1}, {"y", r.SuspectRows[3*k+1] + 1},
+			{"z", r.SuspectRows[3*k+2] + 1}, {"swapped", r.SuspectSwapped[k] == 1}})
+	}
+	o := obj{
+		{"format", RunFormat}, {"version", RunVersion},
+		{"link", EncodeURL(p)},
+		{"settings", obj{{"dataset", p.Dataset}, {"label", p.Label}, {"kSame", p.KSame}, {"kDiff", p.KDiff}, {"flip", p.Flip},
+			{"eta", p.Eta}, {"lambda", p.Lambda}, {"method", p.Method}, {"tol", p.Tol}, {"seed", p.Seed}}},
+		{"dataset", obj{{"name", d.Name}, {"file", s.Params.Dataset == ""}, {"sha256", d.SHA256}, {"rows", d.Rows},
+			{"features", len(d.Features)}, {"label", d.LabelName}}},
+		{"status", r.Status}, {"method", r.Method}, {"iterations", r.Iter}, {"gap", r.Gap}, {"relGap", r.RelGap},
+		{"testError", obj{{"k", r.K}, {"euclidean", r.ErrEuclid}, {"learned", learned}}},
+		{"collapsed", r.Collapsed}, {"budgetActive", r.BudgetActive},
+		{"features", d.Features},
+		{"A", a},
+		{"eigenvalues", r.Eigen},
+		{"trace", obj{{"iters", s.Trace.Iters}, {"gaps", s.Trace.Gaps}}},
+		{"suspects", sus}, {"suspectPrecision", precision},
+		{"edits", obj{{"drop", s.Edits.Drop}, {"reverse", s.Edits.Reverse}}},
+		{"result", obj{{"dual", r.Dual}, {"primal", r.Primal}, {"sumQ", r.SumQ}, {"budget", r.Budget}, {"seconds", r.Seconds},
+			{"warm", r.Warm}, {"triplets", r.Triplets}, {"swapped", r.Swapped}, {"dropped", r.Dropped}, {"reversed", r.Reversed},
+			{"d", r.D}, {"n", r.N}, {"test", r.Test}, {"labels", r.Labels}, {"euclid", r.Euclid}, {"learned", r.Learned},
+			{"qHist", r.QHist}, {"marginHist", r.MarginHist}}},
+	}
+	return appendJSON(nil, o, "")
+}
+
+// isRunFile says whether an opened file is a saved run rather than data.
+func isRunFile(name, text string) bool {
+	return strings.HasSuffix(strings.ToLower(name), ".json") || strings.HasPrefix(strings.TrimSpace(text), "{")
+}
+
+// ParseRun reads a file RunJSON wrote. The settings come from its link,
+// through the link codec and its checks; the result must be whole: every
+// size agrees with the next and every index is in range.
+func ParseRun(text string) (*SavedRun, Params, error) {
+	v, err := parseJSON(text)
+	if err != nil {
+		return nil, Params{}, errors.New("it is not JSON: " + err.Error())
+	}
+	g := &getter{}
+	top := g.obj(v, "the file")
+	if g.err != nil || top["format"] != RunFormat {
+		return nil, Params{}, errors.New(`it has no "format": "` + RunFormat + `"; it is not a run saved by this page`)
+	}
+	if ver := g.int(top, "version"); g.err == nil && ver != RunVersion {
+		return nil, Params{}, errors.New("it is a saved run of version " + strconv.Itoa(ver) + "; this page reads version " + strconv.Itoa(RunVersion))
+	}
+	run := &SavedRun{Link: g.str(top, "link")}
+	data, errs, tr, ed, rest := g.obj(top["dataset"], "dataset"), g.obj(top["testError"], "testError"), g.obj(top["trace"], "trace"),
+		g.obj(top["edits"], "edits"), g.obj(top["result"], "result")
+	run.Dataset = SavedData{Name: g.str(data, "name"), SHA256: g.str(data, "sha256")}
+	run.Method, run.Iterations = g.str(top, "method"), g.int(top, "iterations")
+	run.Trace = Trace{Iters: g.floats(tr, "iters"), Gaps: g.floats(tr, "gaps")}
+	run.Edits = Edits{Drop: g.ints(ed, "drop"), Reverse: g.ints(ed, "reverse")}
+	res := &protocol.Result{Method: run.Method, K: g.int(errs, "k"), ErrEuclid: g.num(errs, "euclidean"),
+		Collapsed: g.bool(top, "collapsed"), Eigen: g.floats(top, "eigenvalues")}
+	res.Status, res.Iter, res.Gap, res.RelGap, res.BudgetActive = g.str(top, "status"), run.Iterations, g.num(top, "gap"), g.num(top, "relGap"), g.bool(top, "budgetActive")
+	res.Dual, res.Primal, res.SumQ, res.Budget, res.Seconds = g.num(rest, "dual"), g.num(rest, "primal"), g.num(rest, "sumQ"), g.num(rest, "budget"), g.num(rest, "seconds")
+	res.Warm, res.Triplets, res.Swapped, res.Dropped, res.Reversed = g.bool(rest, "warm"), g.int(rest, "triplets"), g.int(rest, "swapped"), g.int(rest, "dropped"), g.int(rest, "reversed")
+	res.D, res.N, res.Test, res.Labels = g.int(rest, "d"), g.int(rest, "n"), g.ints(rest, "test"), g.floats(rest, "labels")
+	res.Euclid, res.Learned, res.QHist, res.MarginHist = g.floats(rest, "euclid"), g.floats(rest, "learned"), g.ints(rest, "qHist"), g.ints(rest, "marginHist")
+	if !res.Collapsed {
+		res.ErrLearn = g.num(errs, "learned")
+	}
+	res.SuspectPrecision = math.NaN()
+	if top["suspectPrecision"] != nil {
+		res.SuspectPrecision = g.num(top, "suspectPrecision")
+	}
+	rows, _ := top["A"].([]any)
+	for i, row := range rows {
+		res.A = append(res.A, g.floats(map[string]any{"A[" + strconv.Itoa(i) + "]": row}, "A["+strconv.Itoa(i)+"]")...)
+	}
+	sus, _ := top["suspects"].([]any)
+	for _, x := range sus {
+		o := g.obj(x, "suspects")
+		res.SuspectIndex = append(res.SuspectIndex, g.int(o, "index"))
+		res.SuspectRows = append(res.SuspectRows, g.int(o, "x")-1, g.int(o, "y")-1, g.int(o, "z")-1)
+		sw := 0
+		if g.bool(o, "swapped") {
+			sw = 1
+		}
+		res.SuspectSwapped = append(res.SuspectSwapped, sw)
+	}
+	if g.err != nil {
+		return nil, Params{}, g.err
+	}
+	run.Result = res
+	p, problems := DecodeURL(run.Link, DefaultParams)
+	if len(problems) > 0 {
+		return nil, Params{}, errors.New("its settings: " + strings.Join(problems, "; "))
+	}
+	switch {
+	case res.D < 1 || len(res.A) != res.D*res.D || len(res.Eigen) != res.D:
+		return nil, Params{}, errors.New("its matrix A is not " + strconv.Itoa(res.D) + " × " + strconv.Itoa(res.D) + " with as many eigenvalues")
+	case res.N < 1 || len(res.Euclid) != 2*res.N || len(res.Learned) != 2*res.N || len(res.Labels) != res.N:
+		return nil, Params{}, errors.New("its projections do not have one point per row (" + strconv.Itoa(res.N) + " rows)")
+	case len(run.Trace.Iters) != len(run.Trace.Gaps):
+		return nil, Params{}, errors.New("its Δ_t history has " + strconv.Itoa(len(run.Trace.Iters)) + " iterations but " + strconv.Itoa(len(run.Trace.Gaps)) + " gaps")
+	}
+	for _, i := range append(append([]int(nil), res.Test...), res.SuspectRows...) {
+		if i < 0 || i >= res.N {
+			return nil, Params{}, errors.New("it names row " + strconv.Itoa(i+1) + " of " + strconv.Itoa(res.N))
+		}
+	}
+	return run, p, nil
+}
+
+// getter reads typed fields out of parsed JSON; the first mismatch is
+// kept in err (and later reads return zero values).
+type getter struct{ err error }
+
+func (g *getter) fail(where, want string) {
+	if g.err == nil {
+		g.err = errors.New(where + ": expected " + want)
+	}
+}
+
+func (g *getter) obj(v any, where string) map[string]any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		g.fail(where, "an object")
+	}
+	return m
+}
+
+func (g *getter) str(m map[string]any, k string) string {
+	v, ok := m[k].(string)
+	if !ok {
+		g.fail(strconv.Quote(k), "a string")
+	}
+	return v
+}
+
+func (g *getter) num(m map[string]any, k string) float64 {
+	v, ok := m[k].(float64)
+	if !ok {
+		g.fail(strconv.Quote(k), "a number")
+	}
+	return v
+}
+
+func (g *getter) int(m map[string]any, k string) int {
+	v := g.num(m, k)
+	if v != math.Trunc(v) || math.Abs(v) > 1<<40 {
+		g.fail(strconv.Quote(k), "a whole number")
+		return 0
+	}
+	return int(v)
+}
+
+func (g *getter) bool(m map[string]any, k string) bool {
+	v, ok := m[k].(bool)
+	if !ok {
+		g.fail(strconv.Quote(k), "true or false")
+	}
+	return v
+}
+
+// floats reads a list of numbers (null or absent: none).
+func (g *getter) floats(m map[string]any, k string) []float64 {
+	if m[k] == nil {
+		return nil
+	}
+	a, ok := m[k].([]any)
+	if !ok {
+		g.fail(strconv.Quote(k), "a list of numbers")
+		return nil
+	}
+	out := make([]float64, len(a))
+	for i, x := range a {
+		if out[i], ok = x.(float64); !ok {
+			g.fail(strconv.Quote(k)+"["+strconv.Itoa(i)+"]", "a number")
+		}
+	}
+	return out
+}
+
+func (g *getter) ints(m map[string]any, k string) []int {
+	fs := g.floats(m, k)
+	out := make([]int, len(fs))
+	for i, f := range fs {
+		if f != math.Trunc(f) || math.Abs(f) > 1<<40 {
+			g.fail(strconv.Quote(k)+"["+strconv.Itoa(i)+"]", "a whole number")
+		}
+		out[i] = int(f)
+	}
+	if fs == nil {
+		return nil
+	}
+	return out
+}
+
+func name(names []string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return strconv.Itoa(i + 1)
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func withoutView(p Params) Params {
+	p.View = View{}
+	return p
+}

@@ -1,0 +1,197 @@
+package store
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// irisHash stands for the SHA-256 the worker reports for the loaded data.
+const irisHash = "5e0f7c8a3ea0d7d2a3f1c0b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9"
+
+// finished returns a state with a run on a small dataset (3 rows, 2
+// features whose names need quoting) finished.
+func finished(t *testing.T) *State {
+	t.Helper()
+	s := New(DefaultParams)
+	out := Reduce(s, WorkerReady{Builtins: []string{"Iris"}})
+	Reduce(s, Reply{protocol.Message{ID: out[0].ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 3,
+		Features: []string{`petal "length", cm`, "=width"}, Classes: []string{"setosa", "virginica"}, SHA256: irisHash}}})
+	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-7}}}})
+	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 2, Gap: 1e-7, RelGap: 1e-7, Dual: -1.5, Primal: 1.5000001, SumQ: 3, Budget: 3.2, Seconds: 0.25},
+		Method: "fast", D: 2, N: 3, K: 5, Warm: true, Triplets: 4, Swapped: 1, Dropped: 1, QHist: []int{1, 0, 3}, MarginHist: []int{0, 4},
+		Test: []int{2}, ErrEuclid: 0.25, ErrLearn: 0.125, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectIndex: []int{4},
+		SuspectPrecision: math.NaN(), A: []float64{2, -0.5, -0.5, 1e-300}, Eigen: []float64{2.1, 0.1},
+		Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{-1, -2, -3, -4, -5, 0.1}, Labels: []float64{0, 1, 1}}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
+	if !s.CanExport() {
+		t.Fatal("no export after a run")
+	}
+	return s
+}
+
+// A's CSV reads back to the names and the exact numbers.
+func TestMatrixCSV(t *testing.T) {
+	s := finished(t)
+	rows, err := csv.NewReader(strings.NewReader(s.MatrixCSV())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"feature", `petal "length", cm`, "=width"}, {`petal "length", cm`, "2", "-0.5"}, {"=width", "-0.5", "1e-300"}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("got %q", rows)
+	}
+	if s.FileStem() != "rml-iris" {
+		t.Errorf("stem %q", s.FileStem())
+	}
+}
+
+func TestProjectionCSV(t *testing.T) {
+	s := finished(t)
+	rows, err := csv.NewReader(strings.NewReader(s.ProjectionCSV())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"row", "class", "part", "euclidean_x", "euclidean_y", "learned_x", "learned_y"},
+		{"1", "setosa", "training", "1", "2", "-1", "-2"}, {"2", "virginica", "training", "3", "4", "-3", "-4"}, {"3", "virginica", "test", "5", "6", "-5", "0.1"}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("got %q", rows)
+	}
+}
+
+// A saved run reads back to the same settings and result; opening it in a
+// page loads its dataset with its seed and shows its result when the
+// dataset's hash matches, and only its settings when it does not.
+func TestSavedRunRoundTrip(t *testing.T) {
+	s := finished(t)
+	s.Params.Eta, s.Params.Seed = 0.9, 7
+	b, err := s.RunJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	if !reflect.DeepEqual(raw["A"], []any{[]any{2.0, -0.5}, []any{-0.5, 1e-300}}) || raw["dataset"].(map[string]any)["sha256"] != irisHash || raw["suspectPrecision"] != nil {
+		t.Errorf("saved: %s", b)
+	}
+	if le := raw["testError"].(map[string]any)["learned"]; le != 0.125 {
+		t.Errorf("learned error %v", le)
+	}
+	run, p, err := ParseRun(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != withoutView(s.Params) || !reflect.DeepEqual(run.Trace, s.Trace) || !math.IsNaN(run.Result.SuspectPrecision) {
+		t.Errorf("parsed %+v, trace %+v", p, run.Trace)
+	}
+	want := *s.Result
+	got := *run.Result
+	for _, r := range []*protocol.Result{&want, &got} {
+		// NaN is not equal to itself; empty and nil lists mean the same.
+		r.SuspectPrecision = 0
+		r.Iters, r.Gaps = nil, nil
+		if len(r.QHist) == 0 {
+			r.QHist = nil
+		}
+		if len(r.MarginHist) == 0 {
+			r.MarginHist = nil
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("result\n%+v\nwant\n%+v", got, want)
+	}
+
+	// Opened in a fresh page: the dataset is loaded with the run's seed.
+	o := ready(t)
+	m := one(t, Reduce(o, Upload{Name: "run.json", Text: string(b)}), protocol.KindLoad)
+	if m.Load.Builtin != "Iris" || m.Load.Seed != 7 || o.Params.Eta != 0.9 {
+		t.Fatalf("open: %+v, params %+v", m.Load, o.Params)
+	}
+	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 3, Features: []string{"a", "b"}, SHA256: irisHash}}})
+	if o.Result == nil || o.Status != Converged || o.ResultOf != o.RunID || !reflect.DeepEqual(o.Trace, s.Trace) || !strings.Contains(o.Message, "Opened the saved run") {
+		t.Fatalf("opened: %v %+v %q", o.Status, o.Trace, o.Message)
+	}
+	// Other data under the same name: settings only, and it says why.
+	o = ready(t)
+	m = one(t, Reduce(o, Upload{Name: "run.json", Text: string(b)}), protocol.KindLoad)
+	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 3, Features: []string{"a", "b"}, SHA256: "00"}}})
+	if o.Result != nil || !strings.Contains(o.Message, "other data") || o.Params.Eta != 0.9 {
+		t.Errorf("other data: %+v %q", o.Result, o.Message)
+	}
+}
+
+// Files that are not whole runs are refused with the reason, and nothing
+// changes.
+func TestParseRunErrors(t *testing.T) {
+	s := finished(t)
+	good, _ := s.RunJSON()
+	edit := func(old, new string) string {
+		if !strings.Contains(string(good), old) {
+			t.Fatalf("the saved run has no %q", old)
+		}
+		return strings.Replace(string(good), old, new, 1)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"{", "not JSON"},
+		{`{"format": "other"}`, `no "format": "rml-run"`},
+		{edit(`"version": 1`, `"version": 9`), "version 9"},
+		{edit(`"link": "data=Iris`, `"link": "eta=7&data=Iris`), `eta="7"`},
+		{edit(`[2, -0.5]`, `[2]`), "not 2 × 2"},
+		{edit(`"learned": [-1, -2, -3, -4, -5, 0.1]`, `"learned": [-1]`), "one point per row"},
+		{edit(`"gaps": [0.5, 1e-07]`, `"gaps": [0.5]`), "2 iterations but 1 gaps"},
+		{edit(`"test": [2]`, `"test": [3]`), "row 4 of 3"},
+		{edit(`"test": [2]`, `"test": [2.5]`), `"test"[0]: expected a whole number`},
+		{edit(`"status": "converged"`, `"status": 3`), `"status": expected a string`},
+		{edit(`"result": {`, `"result": 1, "x": {`), `result: expected an object`},
+	} {
+		if _, _, err := ParseRun(c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+	before := s.Params
+	if out := Reduce(s, Upload{Name: "bad.json", Text: "{"}); len(out) != 0 || s.Params != before || s.Result == nil || !strings.Contains(s.Message, "bad.json could not be opened") {
+		t.Errorf("bad file: %+v %q", out, s.Message)
+	}
+}
+
+// The JSON writer's output is JSON (encoding/json reads it back to the
+// same values), for awkward strings too; the reader reads what it writes.
+func TestJSONCodec(t *testing.T) {
+	v := obj{{"s", "quote \" \\ tab\t nul\x00 é 🙂 bad\xff"}, {"n", -1.5e-300}, {"i", 7}, {"u", uint64(18446744073709551615)}, {"b", true}, {"z", nil},
+		{"f", []float64{1, 0.1}}, {"is", []int{-3}}, {"ss", []string{"a", "<b>"}}, {"o", obj{}}, {"a", []any{obj{{"k", "v"}}}}}
+	b, err := appendJSON(nil, v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var std map[string]any
+	if err := json.Unmarshal(b, &std); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if std["s"] != "quote \" \\ tab\t nul\x00 é 🙂 bad\uFFFD" || std["n"] != -1.5e-300 || std["b"] != true || std["z"] != nil {
+		t.Errorf("encoding/json read %v", std)
+	}
+	mine, err := parseJSON(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mine.(map[string]any)
+	if m["s"] != std["s"] || m["n"] != std["n"] || m["u"] != 18446744073709551615.0 || !reflect.DeepEqual(m["ss"], []any{"a", "<b>"}) {
+		t.Errorf("parseJSON read %v", m)
+	}
+	if _, err := appendJSON(nil, math.NaN(), ""); err == nil {
+		t.Error("NaN written")
+	}
+	for _, bad := range []string{"", "{", `{"a" 1}`, "[1,]", "tru", `"\x`, "1e999", "[" + strings.Repeat("[", 70) + "]", "{} x"} {
+		if _, err := parseJSON(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
