@@ -3,8 +3,8 @@ package session
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
