@@ -90,20 +90,28 @@ addEventListener('message', (e) => {
 	if !strings.HasSuffix(strings.TrimSpace(got.Error), "%") {
 		t.Errorf("learned error %q", got.Error)
 	}
-	// The parent heard the height and sized the frame with it; the last
-	// height is the widget's document height.
+	// The parent heard the height and sized the frame with it: once the
+	// layout settles, the last height posted is the widget's document
+	// height and the frame's.
 	var heard struct {
 		Heights []int
 		Frame   float64
 	}
-	p.poll(`window.heights.length > 0`, 10*time.Second)
-	// Heights follow the layout: wait for the result's height to arrive.
-	time.Sleep(300 * time.Millisecond)
-	p.eval(`({Heights: window.heights, Frame: document.getElementById('rml').getBoundingClientRect().height})`, &heard)
-	doc := inFrame(`String(Math.ceil(document.documentElement.getBoundingClientRect().height))`, 5*time.Second)
-	last := heard.Heights[len(heard.Heights)-1]
-	if fmt.Sprint(last) != doc || int(heard.Frame+0.5) != last || last < 600 {
-		t.Errorf("heights %v, frame %.0f px, widget document %s px", heard.Heights, heard.Frame, doc)
+	var doc string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.eval(`({Heights: window.heights, Frame: document.getElementById('rml').getBoundingClientRect().height})`, &heard)
+		doc = inFrame(`String(Math.ceil(document.documentElement.getBoundingClientRect().height))`, 5*time.Second)
+		if n := len(heard.Heights); n > 0 && fmt.Sprint(heard.Heights[n-1]) == doc && int(heard.Frame+0.5) == heard.Heights[n-1] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("heights %v, frame %.0f px, widget document %s px", heard.Heights, heard.Frame, doc)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if last := heard.Heights[len(heard.Heights)-1]; last < 600 {
+		t.Errorf("the widget says it is %d px tall", last)
 	}
 }
 

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"math"
 	"strconv"
@@ -69,18 +67,16 @@ func (s *State) FileStem() string {
 // (shortest round-trip form).
 func (s *State) MatrixCSV() string {
 	r, f := s.Result, s.Data.Features
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(append([]string{"feature"}, f...))
+	var b []byte
+	b = csvRow(b, append([]string{"feature"}, f...))
 	for i := 0; i < r.D; i++ {
 		row := []string{name(f, i)}
 		for j := 0; j < r.D; j++ {
 			row = append(row, num(r.A[i*r.D+j]))
 		}
-		w.Write(row)
+		b = csvRow(b, row)
 	}
-	w.Flush()
-	return b.String()
+	return string(b)
 }
 
 // ProjectionCSV is the two projections the page draws, one row per data
@@ -93,9 +89,7 @@ func (s *State) ProjectionCSV() string {
 	for _, i := range r.Test {
 		test[i] = true
 	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write([]string{"row", "class", "part", "euclidean_x", "euclidean_y", "learned_x", "learned_y"})
+	b := csvRow(nil, []string{"row", "class", "part", "euclidean_x", "euclidean_y", "learned_x", "learned_y"})
 	for i := 0; i < r.N && 2*i+1 < len(r.Euclid) && 2*i+1 < len(r.Learned); i++ {
 		part := "training"
 		if test[i] {
@@ -105,10 +99,9 @@ func (s *State) ProjectionCSV() string {
 		if i < len(r.Labels) {
 			class = name(s.Data.Classes, int(r.Labels[i]))
 		}
-		w.Write([]string{strconv.Itoa(i + 1), class, part, num(r.Euclid[2*i]), num(r.Euclid[2*i+1]), num(r.Learned[2*i]), num(r.Learned[2*i+1])})
+		b = csvRow(b, []string{strconv.Itoa(i + 1), class, part, num(r.Euclid[2*i]), num(r.Euclid[2*i+1]), num(r.Learned[2*i]), num(r.Learned[2*i+1])})
 	}
-	w.Flush()
-	return b.String()
+	return string(b)
 }
 
 // RunJSON is the whole run as JSON: what a reader wants first (settings,
@@ -323,6 +316,25 @@ func (g *getter) ints(m map[string]any, k string) []int {
 		return nil
 	}
 	return out
+}
+
+// csvRow appends one CSV record (RFC 4180, as encoding/csv writes it,
+// which links fmt: the page does not): a field with a comma, a quote, a
+// line break or a leading space is quoted, its quotes doubled.
+func csvRow(b []byte, fields []string) []byte {
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if f == "" || !strings.ContainsAny(f, ",\"\r\n") && f[0] != ' ' && f[0] != '\t' {
+			b = append(b, f...)
+			continue
+		}
+		b = append(b, '"')
+		b = append(b, strings.ReplaceAll(f, `"`, `""`)...)
+		b = append(b, '"')
+	}
+	return append(b, '\n')
 }
 
 func name(names []string, i int) string {

@@ -195,3 +195,17 @@ func TestJSONCodec(t *testing.T) {
 		}
 	}
 }
+
+// csvRow's records read back through encoding/csv to the same fields.
+func TestCSVRow(t *testing.T) {
+	rec := []string{"", "plain", "a,b", `say "hi"`, "two\nlines", " lead", "\ttab", "cr\r", "é"}
+	rd := csv.NewReader(strings.NewReader(string(csvRow(csvRow(nil, rec), []string{"x"}))))
+	rd.FieldsPerRecord = -1
+	got, err := rd.ReadAll()
+	if err != nil || len(got) != 2 {
+		t.Fatal(got, err)
+	}
+	if !reflect.DeepEqual(got[0], rec) {
+		t.Errorf("got %q", got[0])
+	}
+}
