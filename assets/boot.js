@@ -39,15 +39,14 @@
         sw.addEventListener('statechange', () => { if (sw.state === 'installed') offer(sw); });
       });
     }).catch(() => { /* no offline copy (a private window, say): the app works online */ });
-    let reloading = false;
+    // A build taking over a page that already ran another one (not the
+    // first install): reload so that page and worker run the same build.
+    let reload = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.addEventListener('controllerchange', () => {
-      // A build taking over a page that already ran another one: reload so
-      // that page and worker run the same build.
-      if (reloading || !window.rmlHadController) return;
-      reloading = true;
+      if (!reload) return;
+      reload = false;
       location.reload();
     });
-    window.rmlHadController = !!navigator.serviceWorker.controller;
   }
 
   // Embedded (in an iframe): post this page's height to the parent as

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
 )
 
@@ -42,7 +41,7 @@ addEventListener('message', (e) => {
 		t.Fatalf("the course page %s is on the widget's origin", course.URL)
 	}
 	p := newTab(t)
-	p.run(cdplog.Enable(), chromedp.Navigate(course.URL))
+	p.navigate(course.URL)
 	var frames []*cdp.Node
 	p.run(chromedp.Nodes("iframe#rml", &frames, chromedp.ByQuery))
 	inFrame := func(expr string, timeout time.Duration) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+
+	"github.com/rml-lab/rml/ui/draw"
 )
 
 // downloaded clicks an export button and returns the file it saved.
@@ -68,7 +71,7 @@ func TestExports(t *testing.T) {
 			t.Fatalf("table entry %q: features not in A.csv's header %q", e, rows[0])
 		}
 		got := mustFloat(t, rows[i+1][j+1])
-		if d := got - want; d > 5e-3*abs(got) || -d > 5e-3*abs(got) || got != mustFloat(t, rows[j+1][i+1]) {
+		if d := got - want; math.Abs(d) > 5e-3*math.Abs(got) || got != mustFloat(t, rows[j+1][i+1]) {
 			t.Errorf("A[%s][%s]: file %v, page %q", e[0], e[1], got, e[2])
 		}
 	}
@@ -90,7 +93,7 @@ func TestExports(t *testing.T) {
 	if run.Format != "rml-run" || run.Dataset.Name != "Wine" || len(run.Dataset.SHA256) != 64 || !strings.Contains(run.Link, "eta=0.9") || !strings.Contains(run.Link, "seed=3") {
 		t.Errorf("run: %+v", run)
 	}
-	if pct(run.TestError.Learned) != p.text("error-learned") || pct(run.TestError.Euclidean) != p.text("error-euclid") ||
+	if draw.Percent(run.TestError.Learned) != p.text("error-learned") || draw.Percent(run.TestError.Euclidean) != p.text("error-euclid") ||
 		strconv.Itoa(run.Iterations) != p.text("iteration") || len(run.Trace.Iters) != len(run.Trace.Gaps) || len(run.Trace.Iters) == 0 {
 		t.Errorf("run errors %v, %d iterations (%d traced); page %s, %s, %s", run.TestError, run.Iterations, len(run.Trace.Iters),
 			p.text("error-learned"), p.text("error-euclid"), p.text("iteration"))
@@ -153,15 +156,6 @@ func TestExports(t *testing.T) {
 		t.Errorf("reopened: error %s, t %s, η %s, message %q", q.text("error-learned"), q.text("iteration"), eta, q.text("message"))
 	}
 }
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
-func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
 
 func mustFloat(t *testing.T, s string) float64 {
 	t.Helper()

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/chromedp"
 )
 
 // build/ is the whole site: a plain static file server (Go's, with none of
@@ -20,7 +17,7 @@ func TestStaticHost(t *testing.T) {
 	host := httptest.NewServer(http.FileServer(http.Dir(root)))
 	defer host.Close()
 	p := newTab(t)
-	p.run(cdplog.Enable(), chromedp.Navigate(host.URL+"/#data=Sonar&lambda=64"))
+	p.navigate(host.URL + "/#data=Sonar&lambda=64")
 	p.waitTrainEnabled()
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)

@@ -136,9 +136,15 @@ func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 	if fragment == firstVisit {
 		fragment = ""
 	}
-	p.run(cdplog.Enable(), chromedp.Navigate(baseURL+fragment))
+	p.navigate(baseURL + fragment)
 	p.waitTrainEnabled()
 	return p
+}
+
+// navigate opens url in the tab, recording the browser's log.
+func (p *page) navigate(url string) {
+	p.t.Helper()
+	p.run(cdplog.Enable(), chromedp.Navigate(url))
 }
 
 // newTab opens a blank tab in the shared browser that records errors.

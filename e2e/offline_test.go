@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
 )
 
@@ -22,7 +21,7 @@ func TestOffline(t *testing.T) {
 	}
 	defer srv.Process.Kill()
 	p := newTab(t)
-	p.run(cdplog.Enable(), chromedp.Navigate(url+"#data=Iris"))
+	p.navigate(url + "#data=Iris")
 	p.waitTrainEnabled()
 	// The worker has installed (every file cached) and controls the page.
 	var version string

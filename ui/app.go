@@ -85,8 +85,7 @@ func fullLink(p store.Params) string {
 	if !p.View.Embed {
 		return ""
 	}
-	link, _ := shareLinks(p)
-	return link
+	return linkFor(p, store.View{})
 }
 
 // messageLine shows the page's message: an error (role alert) or a notice.

@@ -236,7 +236,7 @@ func (h *Heatmap) table() *vecty.HTML {
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("A")))}
 	for _, e := range es {
-		rows = append(rows, elem.TableRow(elem.TableData(vecty.Text(feature(h.Features, e.i))), elem.TableData(vecty.Text(feature(h.Features, e.j))), elem.TableData(vecty.Text(draw.Num(e.v)))))
+		rows = append(rows, elem.TableRow(elem.TableData(vecty.Text(store.FeatureName(h.Features, e.i))), elem.TableData(vecty.Text(store.FeatureName(h.Features, e.j))), elem.TableData(vecty.Text(draw.Num(e.v)))))
 	}
 	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table")),
 		elem.Summary(vecty.Text("A as a table")),
@@ -275,7 +275,7 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	if r == nil {
 		readout = ""
 	} else if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 && i < r.D && j < r.D {
-		readout = "A[" + feature(h.Features, i) + ", " + feature(h.Features, j) + "] = " + draw.Num(r.A[i*r.D+j])
+		readout = "A[" + store.FeatureName(h.Features, i) + ", " + store.FeatureName(h.Features, j) + "] = " + draw.Num(r.A[i*r.D+j])
 	}
 	size := h.size()
 	h.canvas = elem.Canvas(vecty.Markup(vecty.Attribute("width", size), vecty.Attribute("height", size), vecty.Style("max-width", f1(size)+"px"),
@@ -319,13 +319,6 @@ func dOf(r *protocol.Result) int {
 		return 0
 	}
 	return r.D
-}
-
-func feature(names []string, i int) string {
-	if i < len(names) {
-		return names[i]
-	}
-	return "x" + strconv.Itoa(i+1)
 }
 
 func maxAbs(v []float64) float64 {
@@ -414,7 +407,7 @@ func (h *Heatmap) paint() {
 	ctx.Set("textBaseline", "middle")
 	ctx.Set("textAlign", "right")
 	for i := range d {
-		name := clipName(feature(h.Features, i), 12)
+		name := clipName(store.FeatureName(h.Features, i), 12)
 		ctx.Call("fillText", name, m-4, m+(float64(i)+0.5)*cell)
 		ctx.Call("save")
 		ctx.Call("translate", m+(float64(i)+0.5)*cell, m-4)

@@ -19,19 +19,19 @@ const (
 	embedHeight = 900
 )
 
-// shareLinks returns, for settings p at the page's address, the link to
-// the full page and the embed snippet (embed=1, autorun=1, p's hide list).
-func shareLinks(p store.Params) (link, embed string) {
+// linkFor is the page's address with settings p shown as view v.
+func linkFor(p store.Params, v store.View) string {
 	loc := js.Global().Get("location")
-	base := loc.Get("origin").String() + loc.Get("pathname").String()
-	full := p
-	full.View = store.View{}
-	framed := p
-	framed.View = store.View{Embed: true, Autorun: true, Hide: p.View.Hide}
-	src := base + "#" + store.EncodeURL(framed)
-	embed = `<iframe src="` + htmlAttr(src) + `" title="Robust metric learning" width="` + itoa(embedWidth) + `" height="` + itoa(embedHeight) +
+	p.View = v
+	return loc.Get("origin").String() + loc.Get("pathname").String() + "#" + store.EncodeURL(p)
+}
+
+// embedCode is the <iframe> snippet for settings p: embed=1, autorun=1
+// and p's hide list.
+func embedCode(p store.Params) string {
+	src := linkFor(p, store.View{Embed: true, Autorun: true, Hide: p.View.Hide})
+	return `<iframe src="` + htmlAttr(src) + `" title="Robust metric learning" width="` + itoa(embedWidth) + `" height="` + itoa(embedHeight) +
 		`" style="border:0;max-width:100%" loading="lazy"></iframe>`
-	return base + "#" + store.EncodeURL(full), embed
 }
 
 // htmlAttr escapes s for a double-quoted attribute.
@@ -55,10 +55,9 @@ func htmlAttr(s string) string {
 // share makes the link or the embed code for the current settings, puts it
 // on the clipboard if the browser allows, and shows it either way.
 func (g *glue) share(kind string) {
-	link, embed := shareLinks(g.state.Params)
-	text := link
+	text := linkFor(g.state.Params, store.View{}) // the full page
 	if kind == "embed" {
-		text = embed
+		text = embedCode(g.state.Params)
 	}
 	sh := store.Share{Kind: kind, Text: text, File: g.state.Params.Dataset == ""}
 	clip := js.Global().Get("navigator").Get("clipboard")

@@ -34,7 +34,7 @@ type (
 	ClearEdits     struct{}
 	ApplyPreset    struct{ Key string }
 	Share          Shared                // a link or embed code was made (and perhaps copied)
-	Export         struct{ Kind string } // a download (ExportKinds); the page writes it, the state does not change
+	Export         struct{ Kind string } // a download (see ui/export.go); the page writes it, the state does not change
 )
 
 // Worker actions: what the worker said, or that it died.

@@ -11,8 +11,8 @@ import (
 
 // Downloads: the metric, the projection and the whole run, written from the
 // state alone (the page only hands the text to the browser), and a saved
-// run read back. Every name from a file goes through encoding/csv or
-// encoding/json: it stays text.
+// run read back. Every name from a file goes through csvRow or appendJSON,
+// which quote it: it stays text.
 
 // RunFormat and RunVersion mark a file written by RunJSON.
 const (
@@ -50,16 +50,20 @@ func (s *State) FileStem() string {
 	if s.Data != nil {
 		name = s.Data.Name
 	}
-	var b strings.Builder
+	// Letters and digits kept, every other run of characters one dash.
+	b := []byte("rml")
+	dash := true
 	for _, r := range strings.ToLower(name) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash {
+				b = append(b, '-')
+			}
+			b, dash = append(b, byte(r)), false
+		} else {
+			dash = true
 		}
 	}
-	return "rml-" + strings.Trim(b.String(), "-")
+	return string(b)
 }
 
 // MatrixCSV is A as CSV: a header row ("feature" and the feature names),
@@ -70,7 +74,7 @@ func (s *State) MatrixCSV() string {
 	var b []byte
 	b = csvRow(b, append([]string{"feature"}, f...))
 	for i := 0; i < r.D; i++ {
-		row := []string{name(f, i)}
+		row := []string{FeatureName(f, i)}
 		for j := 0; j < r.D; j++ {
 			row = append(row, num(r.A[i*r.D+j]))
 		}
@@ -97,7 +101,9 @@ func (s *State) ProjectionCSV() string {
 		}
 		class := ""
 		if i < len(r.Labels) {
-			class = name(s.Data.Classes, int(r.Labels[i]))
+			if c := int(r.Labels[i]); c >= 0 && c < len(s.Data.Classes) {
+				class = s.Data.Classes[c]
+			}
 		}
 		b = csvRow(b, []string{strconv.Itoa(i + 1), class, part, num(r.Euclid[2*i]), num(r.Euclid[2*i+1]), num(r.Learned[2*i]), num(r.Learned[2*i+1])})
 	}
@@ -196,7 +202,7 @@ func ParseRun(text string) (*SavedRun, Params, error) {
 	}
 	rows, _ := top["A"].([]any)
 	for i, row := range rows {
-		res.A = append(res.A, g.floats(map[string]any{"A[" + strconv.Itoa(i) + "]": row}, "A["+strconv.Itoa(i)+"]")...)
+		res.A = append(res.A, g.list(row, `"A"[`+strconv.Itoa(i)+"]")...)
 	}
 	sus, _ := top["suspects"].([]any)
 	for _, x := range sus {
@@ -284,20 +290,23 @@ func (g *getter) bool(m map[string]any, k string) bool {
 	return v
 }
 
-// floats reads a list of numbers (null or absent: none).
-func (g *getter) floats(m map[string]any, k string) []float64 {
-	if m[k] == nil {
+// floats reads m[k], a list of numbers (null or absent: none).
+func (g *getter) floats(m map[string]any, k string) []float64 { return g.list(m[k], strconv.Quote(k)) }
+
+// list reads v, a list of numbers (nil: none), named where in errors.
+func (g *getter) list(v any, where string) []float64 {
+	if v == nil {
 		return nil
 	}
-	a, ok := m[k].([]any)
+	a, ok := v.([]any)
 	if !ok {
-		g.fail(strconv.Quote(k), "a list of numbers")
+		g.fail(where, "a list of numbers")
 		return nil
 	}
 	out := make([]float64, len(a))
 	for i, x := range a {
 		if out[i], ok = x.(float64); !ok {
-			g.fail(strconv.Quote(k)+"["+strconv.Itoa(i)+"]", "a number")
+			g.fail(where+"["+strconv.Itoa(i)+"]", "a number")
 		}
 	}
 	return out
@@ -337,11 +346,12 @@ func csvRow(b []byte, fields []string) []byte {
 	return append(b, '\n')
 }
 
-func name(names []string, i int) string {
+// FeatureName is feature i's name, or x1, x2, … when it has none.
+func FeatureName(names []string, i int) string {
 	if i >= 0 && i < len(names) {
 		return names[i]
 	}
-	return strconv.Itoa(i + 1)
+	return "x" + strconv.Itoa(i+1)
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -12,6 +12,14 @@ type Preset struct {
 	Text   string
 }
 
+// apply sets p to the lesson's settings; the view (how the page shows
+// itself) stays.
+func (pr Preset) apply(p *Params) {
+	view := p.View
+	*p = pr.Params
+	p.Preset, p.View = pr.Key, view
+}
+
 // Synthetic is the built-in teaching dataset's name (wasm/session).
 const Synthetic = "Synthetic: 2 signal + 18 noise"
 

@@ -101,8 +101,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 		}
 		s.Edits, s.Pinned, s.Sweep = Edits{}, nil, Sweep{}
 		old := *p
-		*p = pr.Params
-		p.Preset, p.View = pr.Key, old.View
+		pr.apply(p)
 		var out []protocol.Message
 		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil {
 			out = s.load(s.current())
@@ -174,12 +173,7 @@ func (s *State) current() source {
 // that cannot be read loses no work (see reply). A run in progress is
 // abandoned.
 func (s *State) load(src source) []protocol.Message {
-	var out []protocol.Message
-	if s.Status == Running {
-		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
-		s.RunID = 0
-		s.clearRun()
-	}
+	out := s.abandonRun()
 	if !s.restarted {
 		s.Message = ""
 	}
@@ -198,6 +192,18 @@ func (s *State) load(src source) []protocol.Message {
 		req.CSV, req.FileName = src.csv, src.file
 	}
 	return append(out, protocol.Message{ID: s.LoadID, Kind: protocol.KindLoad, Load: req})
+}
+
+// abandonRun stops a run in progress (its replies are ignored from now on)
+// and clears its views.
+func (s *State) abandonRun() []protocol.Message {
+	if s.Status != Running {
+		return nil
+	}
+	stop := protocol.Message{ID: s.RunID, Kind: protocol.KindStop}
+	s.RunID = 0
+	s.clearRun()
+	return []protocol.Message{stop}
 }
 
 // use makes src the current dataset's source.
@@ -324,12 +330,7 @@ func (s *State) openRun(file, text string) []protocol.Message {
 		s.Message, s.Notice = file+" could not be opened: "+err.Error()+".", false
 		return nil
 	}
-	var out []protocol.Message
-	if s.Status == Running {
-		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
-		s.RunID = 0
-		s.clearRun()
-	}
+	out := s.abandonRun()
 	s.Queue, s.Job, s.Pending = nil, nil, false
 	s.Pinned, s.Sweep, s.Steps = nil, Sweep{}, 0
 	s.opening = run

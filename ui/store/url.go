@@ -59,9 +59,7 @@ var fields = []field{
 				}
 				return errors.New("preset=" + strconv.Quote(s) + ": expected one of " + strings.Join(keys, ", "))
 			}
-			view := p.View
-			*p = pr.Params
-			p.Preset, p.View = pr.Key, view
+			pr.apply(p)
 			return nil
 		}},
 	{"data",
