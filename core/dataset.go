@@ -27,16 +27,22 @@ const (
 
 // Dataset is a labelled table of numeric features.
 type Dataset struct {
-	Features  []string   // feature column names (from the header, or "x1", "x2", …)
-	LabelName string     // the label column's name (from the header, or "label")
-	X         *mat.Dense // n×d features, as read
-	Labels    []int      // class index of each row, into Classes
-	Classes   []string   // class names, in order of first appearance
-	Lines     []int      // 1-based line in the file of each row, for messages and hovering
-	Dropped   int        // rows dropped for missing values (CSVOptions.DropMissing)
-	Header    bool       // whether the first line was taken as a header
-	Delimiter rune       // the delimiter detected
-	Notes     []string   // what was assumed to read the file (an encoding, line endings)
+	Features    []string   // feature column names (from the header, or "x1", "x2", …; "name=value" for a one-hot column's levels)
+	LabelName   string     // the label column's name (from the header, or "label")
+	X           *mat.Dense // n×d features, as read; NaN marks a missing value (MissingMean)
+	Labels      []int      // class index of each row, into Classes
+	Classes     []string   // class names, in order of first appearance
+	Lines       []int      // 1-based line in the file of each row, for messages and hovering
+	Records     []int      // 0-based index of each row among the file's data records (header excluded, before any row was dropped)
+	Dropped     int        // rows dropped for missing values (MissingDrop), or for a missing label (MissingMean)
+	Missing     int        // file cells missing in the features (NaN in X; a one-hot column's fills all its levels), MissingMean
+	MissingRows int        // rows with such a cell
+	Header      bool       // whether the first line was taken as a header
+	Delimiter   rune       // the delimiter detected
+	Notes       []string   // what was assumed to read the file (an encoding, line endings)
+	Columns     []Column   // every column of the file, with what was made of it
+	IDName      string     // the id column (CSVOptions.ID), if any
+	IDs         []string   // each row's id, if there is an id column
 }
 
 // Rows returns the number of rows.
@@ -60,16 +66,88 @@ const (
 	HeaderNo
 )
 
+// MissingPolicy says what ReadCSV does with a missing value: a cell that is
+// empty or NA, N/A, ?, NaN, null, none or - (in any case).
+type MissingPolicy int
+
+const (
+	MissingError MissingPolicy = iota // refuse the file, naming the first missing cell
+	MissingDrop                       // drop the rows that have one
+	// MissingMean keeps the rows and leaves NaN in X: Standardize maps a
+	// missing value to 0, the mean of the column's observed values on the
+	// rows it is fitted on (the training rows), so no test value leaks
+	// into the fill. A row with a missing label is still dropped.
+	MissingMean
+)
+
+// ParseMissing reads a missing-value policy by name: "" or "error",
+// "drop", "mean".
+func ParseMissing(s string) (MissingPolicy, error) {
+	switch s {
+	case "", "error":
+		return MissingError, nil
+	case "drop":
+		return MissingDrop, nil
+	case "mean":
+		return MissingMean, nil
+	}
+	return 0, fmt.Errorf("missing values: %q is not a choice; expected error, drop or mean", s)
+}
+
+// MaxLevels is the most distinct values a column may have to be one-hot
+// encoded.
+const MaxLevels = 12
+
+// ColumnKind is what a column's cells are.
+type ColumnKind string
+
+const (
+	Numeric ColumnKind = "number" // at least half its non-missing cells are numbers
+	Text    ColumnKind = "text"   // more than half are not: ids, names, categories
+	Empty   ColumnKind = "empty"  // every cell is missing
+)
+
+// ColumnRole is what ReadCSV made of a column.
+type ColumnRole string
+
+const (
+	RoleFeature  ColumnRole = "feature"
+	RoleLabel    ColumnRole = "label"
+	RoleOneHot   ColumnRole = "one-hot"  // one 0/1 feature per distinct value (CSVOptions.OneHot)
+	RoleID       ColumnRole = "id"       // the rows' ids (CSVOptions.ID)
+	RoleExcluded ColumnRole = "excluded" // left out: on request (CSVOptions.Exclude), or text or empty
+)
+
+// Column describes one column of a file.
+type Column struct {
+	Name    string
+	Kind    ColumnKind
+	Levels  int // distinct non-missing values, counted up to MaxLevels+1
+	Missing int // missing cells
+	Role    ColumnRole
+	// Auto says the role was not asked for: a text or empty column
+	// excluded by itself (it is named in a notice).
+	Auto bool
+}
+
 // CSVOptions control ReadCSV. The zero value reads the label from the last
-// column, detects header and delimiter, and rejects missing values.
+// column, detects header and delimiter, excludes text columns, and rejects
+// missing values.
 type CSVOptions struct {
 	// Label names the label column: a header name, or a 0-based column
 	// index; "" means the last column.
-	Label       string
-	Header      HeaderMode
-	DropMissing bool // drop rows with a missing value instead of failing
-	MaxRows     int  // default DefaultMaxRows
-	MaxCols     int  // default DefaultMaxCols
+	Label   string
+	Header  HeaderMode
+	Missing MissingPolicy
+	// Exclude, OneHot and ID name columns as Label does. Excluded columns
+	// are left out; a OneHot column (text or numbers, at most MaxLevels
+	// distinct values) becomes one 0/1 feature per value; the ID column
+	// (unique, never missing) gives Dataset.IDs and is not a feature. A
+	// text column named in none of them is excluded, and named in a note.
+	Exclude, OneHot []string
+	ID              string
+	MaxRows         int // default DefaultMaxRows
+	MaxCols         int // default DefaultMaxCols
 }
 
 // DataError is a problem with one place in an input file.
@@ -104,7 +182,7 @@ func (e *DataError) Error() string {
 // isMissing reports whether a cell stands for a missing value.
 func isMissing(s string) bool {
 	switch strings.ToLower(s) {
-	case "", "na", "n/a", "?", "null", "none", "-":
+	case "", "na", "n/a", "?", "nan", "null", "none", "-":
 		return true
 	}
 	return false
@@ -209,6 +287,24 @@ func Peek(data []byte, n int) (records [][]string, header bool) {
 	return rs.rows, looksLikeHeader(rs.rows, rs.delim == ';')
 }
 
+// Inspect describes every column of a CSV file (its name, kind, distinct
+// values and missing cells; no roles), read leniently as Peek reads it: it
+// is for the column chooser, also of files that ReadCSV refuses. nil if no
+// record can be read.
+func Inspect(data []byte) []Column {
+	rs, err := readRecords(data, true, DefaultMaxRows+1)
+	if err != nil || len(rs.rows) == 0 {
+		return nil
+	}
+	header := looksLikeHeader(rs.rows, rs.delim == ';')
+	rows := rs.rows
+	if header {
+		rows = rows[1:]
+	}
+	cols, _ := inspect(rows, columnNames(rs.rows[0], header), rs.delim == ';')
+	return cols
+}
+
 // ReadCSV reads a labelled numeric table. Every error names the line and
 // column at fault and what was expected; it never panics on any input.
 func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
@@ -256,15 +352,30 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: rs.delim, Notes: rs.notes}
-	for j, n := range names {
-		if j != label {
-			ds.Features = append(ds.Features, n)
-		}
-	}
-	if err := ds.parseRows(rows, lines, names, label, decimalComma, opt.DropMissing); err != nil {
+	cols, levels := inspect(rows, names, decimalComma)
+	if err := assignRoles(cols, levels, names, header, label, opt); err != nil {
 		return nil, err
 	}
+	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: rs.delim, Notes: rs.notes, Columns: cols}
+	for j, c := range cols {
+		switch c.Role {
+		case RoleFeature:
+			ds.Features = append(ds.Features, names[j])
+		case RoleOneHot:
+			for _, v := range levels[j] {
+				ds.Features = append(ds.Features, names[j]+"="+v)
+			}
+		case RoleID:
+			ds.IDName = names[j]
+		}
+	}
+	if len(ds.Features) > opt.MaxCols {
+		return nil, fmt.Errorf("%d feature columns (one-hot levels counted): the limit is %d", len(ds.Features), opt.MaxCols)
+	}
+	if err := ds.parseRows(rows, lines, names, label, levels, decimalComma, opt.Missing); err != nil {
+		return nil, err
+	}
+	ds.Notes = append(ds.Notes, ds.notes(names)...)
 	return ds, nil
 }
 
@@ -288,12 +399,19 @@ func columnNames(first []string, header bool) []string {
 	return names
 }
 
-// labelColumn finds the label column that want names: "" is the last; a
-// header name (exactly, then ignoring case), or a 0-based index.
+// labelColumn finds the label column that want names: "" is the last, else
+// as findColumn.
 func labelColumn(names []string, header bool, want string) (int, error) {
 	if want == "" {
 		return len(names) - 1, nil
 	}
+	return findColumn(names, header, want, "label")
+}
+
+// findColumn finds the column that want names: a header name (exactly,
+// then ignoring case), or a 0-based index. what says which choice it is,
+// for the message.
+func findColumn(names []string, header bool, want, what string) (int, error) {
 	if header {
 		if j := slices.Index(names, want); j >= 0 {
 			return j, nil
@@ -304,45 +422,186 @@ func labelColumn(names []string, header bool, want string) (int, error) {
 	}
 	if k, err := strconv.Atoi(want); err == nil {
 		if k < 0 || k >= len(names) {
-			return 0, fmt.Errorf("label column index %d is out of range: the file has columns 0..%d", k, len(names)-1)
+			return 0, fmt.Errorf("%s column index %d is out of range: the file has columns 0..%d", what, k, len(names)-1)
 		}
 		return k, nil
 	}
-	return 0, fmt.Errorf("no column named %q: the columns are %s", want, strings.Join(quoteAll(names), ", "))
+	return 0, fmt.Errorf("%s column: no column named %q; the columns are %s", what, want, strings.Join(quoteAll(names), ", "))
 }
 
-// parseRows fills ds.X, Labels, Classes, Lines and Dropped from the data
-// records.
-func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label int, decimalComma, dropMissing bool) error {
+// inspect classifies every column of the data records: its kind, its
+// distinct values (the first MaxLevels+1, in order of appearance) and its
+// missing cells. A record of the wrong width counts for the columns it has
+// (parseRows refuses it).
+func inspect(rows [][]string, names []string, decimalComma bool) ([]Column, [][]string) {
+	cols := make([]Column, len(names))
+	levels := make([][]string, len(names))
+	for j := range cols {
+		var numbers, texts int
+		seen := map[string]bool{}
+		for _, rec := range rows {
+			if j >= len(rec) {
+				continue
+			}
+			c := rec[j]
+			if isMissing(c) {
+				cols[j].Missing++
+				continue
+			}
+			if _, err := parseNumber(c, decimalComma); err == nil || errors.Is(err, strconv.ErrRange) {
+				numbers++
+			} else {
+				texts++
+			}
+			if !seen[c] && len(levels[j]) <= MaxLevels {
+				seen[c] = true
+				levels[j] = append(levels[j], c)
+			}
+		}
+		kind := Numeric
+		switch {
+		case numbers+texts == 0:
+			kind = Empty
+		case texts > numbers:
+			kind = Text
+		}
+		cols[j] = Column{Name: names[j], Kind: kind, Levels: len(levels[j]), Missing: cols[j].Missing}
+	}
+	return cols, levels
+}
+
+// assignRoles sets each column's role from the options: the label, the id,
+// the excluded and the one-hot columns as asked; any other text or empty
+// column excluded by itself (Auto), the rest features.
+func assignRoles(cols []Column, levels [][]string, names []string, header bool, label int, opt CSVOptions) error {
+	cols[label].Role = RoleLabel
+	set := func(want, what string, role ColumnRole) error {
+		j, err := findColumn(names, header, want, what)
+		if err != nil {
+			return err
+		}
+		switch r := cols[j].Role; {
+		case r == RoleLabel:
+			return fmt.Errorf("%q is the label column: it cannot also be the %s column", clip(names[j], 40), what)
+		case r != "" && r != role:
+			return fmt.Errorf("%q is asked to be both %s and %s", clip(names[j], 40), r, role)
+		}
+		if role == RoleOneHot {
+			switch {
+			case cols[j].Kind == Empty:
+				return fmt.Errorf("%q has no values to one-hot encode: every cell is missing", clip(names[j], 40))
+			case cols[j].Levels > MaxLevels:
+				return fmt.Errorf("%q has more than %d distinct values: one-hot encoding takes at most %d; exclude it instead", clip(names[j], 40), MaxLevels, MaxLevels)
+			}
+		}
+		cols[j].Role = role
+		return nil
+	}
+	if opt.ID != "" {
+		if err := set(opt.ID, "id", RoleID); err != nil {
+			return err
+		}
+	}
+	for _, w := range opt.Exclude {
+		if err := set(w, "excluded", RoleExcluded); err != nil {
+			return err
+		}
+	}
+	for _, w := range opt.OneHot {
+		if err := set(w, "one-hot", RoleOneHot); err != nil {
+			return err
+		}
+	}
+	features := 0
+	for j := range cols {
+		switch {
+		case cols[j].Role != "":
+		case cols[j].Kind == Numeric:
+			cols[j].Role = RoleFeature
+		default:
+			cols[j].Role, cols[j].Auto = RoleExcluded, true
+		}
+		if r := cols[j].Role; r == RoleFeature || r == RoleOneHot {
+			features++
+		}
+	}
+	if features == 0 {
+		var text []string
+		for j, c := range cols {
+			if c.Auto && c.Kind == Text {
+				text = append(text, strconv.Quote(clip(names[j], 40)))
+			}
+		}
+		msg := "no feature column is left"
+		if len(text) > 0 {
+			msg += ": the text columns " + strings.Join(text, ", ") + " are not numbers; one-hot encode one with few distinct values, or choose another label column"
+		} else {
+			msg += ": include a column, or choose another label column"
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// parseRows fills ds.X, Labels, Classes, Lines, Records, IDs, Dropped and
+// Missing from the data records, by the columns' roles.
+func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label int, levels [][]string, decimalComma bool, missing MissingPolicy) error {
 	width := len(names)
-	d := width - 1
+	d := len(ds.Features)
+	cols := ds.Columns
 	x := make([]float64, 0, len(rows)*d)
 	classIdx := map[string]int{}
+	idLine := map[string]int{}
 	row := make([]float64, d)
 	what := "header"
 	if !ds.Header {
 		what = "first row"
 	}
+	missingRows := 0
+	idCol := slices.IndexFunc(cols, func(c Column) bool { return c.Role == RoleID })
 rows:
 	for i, rec := range rows {
 		if len(rec) != width {
 			return &DataError{Line: lines[i], Msg: fmt.Sprintf("%d fields, expected %d like the %s", len(rec), width, what)}
 		}
-		k := 0
+		k, gaps := 0, 0
 		for j, cell := range rec {
-			if j == label {
+			role := cols[j].Role
+			if role != RoleFeature && role != RoleOneHot {
 				continue
 			}
+			n := 1
+			if role == RoleOneHot {
+				n = len(levels[j])
+			}
 			if isMissing(cell) {
-				if dropMissing {
+				switch missing {
+				case MissingDrop:
 					ds.Dropped++
 					continue rows
+				case MissingError:
+					return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows, or fill them with the training mean, on request)", cell)}
 				}
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows on request)", cell)}
+				for t := range n {
+					row[k+t] = math.NaN()
+				}
+				k += n
+				gaps++
+				continue
+			}
+			if role == RoleOneHot {
+				for t, v := range levels[j] {
+					row[k+t] = 0
+					if v == cell {
+						row[k+t] = 1
+					}
+				}
+				k += n
+				continue
 			}
 			v, err := parseNumber(cell, decimalComma)
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number", clip(cell, 40))}
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number (the column is read as numbers: fix the cell, or exclude the column)", clip(cell, 40))}
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a finite number (the largest is about ±1.8e308)", clip(cell, 40))}
@@ -352,11 +611,22 @@ rows:
 		}
 		lab := rec[label]
 		if isMissing(lab) {
-			if dropMissing {
+			if missing != MissingError {
 				ds.Dropped++
 				continue
 			}
-			return &DataError{Line: lines[i], Column: label + 1, Name: names[label], Msg: "missing label"}
+			return &DataError{Line: lines[i], Column: label + 1, Name: names[label], Msg: "missing label (drop such rows on request)"}
+		}
+		if j := idCol; j >= 0 {
+			id := rec[j]
+			if isMissing(id) {
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing id %q: every row needs one in the id column", id)}
+			}
+			if l, ok := idLine[id]; ok {
+				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("id %q repeats the one on line %d: ids must be unique", clip(id, 40), l)}
+			}
+			idLine[id] = lines[i]
+			ds.IDs = append(ds.IDs, id)
 		}
 		c, ok := classIdx[lab]
 		if !ok {
@@ -364,9 +634,14 @@ rows:
 			classIdx[lab] = c
 			ds.Classes = append(ds.Classes, lab)
 		}
+		if gaps > 0 {
+			ds.Missing += gaps
+			missingRows++
+		}
 		x = append(x, row...)
 		ds.Labels = append(ds.Labels, c)
 		ds.Lines = append(ds.Lines, lines[i])
+		ds.Records = append(ds.Records, i)
 	}
 	if len(ds.Labels) == 0 {
 		return fmt.Errorf("no rows left: all %d rows have a missing value", ds.Dropped)
@@ -374,8 +649,86 @@ rows:
 	if len(ds.Classes) < 2 {
 		return &DataError{Column: label + 1, Name: names[label], Msg: fmt.Sprintf("only one class (%q) in the label column: at least two are needed", clip(ds.Classes[0], 40))}
 	}
+	ds.MissingRows = missingRows
 	ds.X = mat.NewDense(len(ds.Labels), d, x)
 	return nil
+}
+
+// notes says in words what was made of the file: the columns left out by
+// themselves, the rows dropped, the missing values filled, a column that
+// only counts rows.
+func (ds *Dataset) notes(names []string) []string {
+	var out, text, empty []string
+	for _, c := range ds.Columns {
+		switch {
+		case c.Auto && c.Kind == Text:
+			text = append(text, strconv.Quote(clip(c.Name, 40)))
+		case c.Auto && c.Kind == Empty:
+			empty = append(empty, strconv.Quote(clip(c.Name, 40)))
+		}
+	}
+	if len(text) > 0 {
+		out = append(out, fmt.Sprintf("%s (%s) %s left out: not numbers (a column with few distinct values can be one-hot encoded instead)",
+			plural(len(text), "text column", "text columns"), strings.Join(text, ", "), pick(len(text), "was", "were")))
+	}
+	if len(empty) > 0 {
+		out = append(out, fmt.Sprintf("%s (%s) %s left out: no values", plural(len(empty), "column", "columns"), strings.Join(empty, ", "), pick(len(empty), "was", "were")))
+	}
+	if ds.Dropped > 0 {
+		out = append(out, fmt.Sprintf("%s with missing values %s dropped", plural(ds.Dropped, "row", "rows"), pick(ds.Dropped, "was", "were")))
+	}
+	if ds.Missing > 0 {
+		out = append(out, fmt.Sprintf("%s in %s %s filled with the training mean of %s column", plural(ds.Missing, "missing value", "missing values"),
+			plural(ds.MissingRows, "row", "rows"), pick(ds.Missing, "is", "are"), pick(ds.Missing, "its", "their")))
+	}
+	for j, c := range ds.Columns {
+		if c.Role == RoleFeature && ds.countsRows(j) {
+			out = append(out, fmt.Sprintf("column %q counts the rows (1, 2, 3, …): it is a feature now; exclude it unless it means something", clip(names[j], 40)))
+		}
+	}
+	return out
+}
+
+// countsRows says whether feature column j is 1, 2, 3, … (or 0, 1, 2, …)
+// down the rows read: a row number, not a measurement.
+func (ds *Dataset) countsRows(j int) bool {
+	k := 0
+	for _, c := range ds.Columns[:j] {
+		switch c.Role {
+		case RoleFeature:
+			k++
+		case RoleOneHot:
+			k += c.Levels
+		}
+	}
+	n := ds.Rows()
+	if n < 3 {
+		return false
+	}
+	first := ds.X.At(0, k)
+	if first != 0 && first != 1 {
+		return false
+	}
+	for i := range n {
+		if ds.X.At(i, k) != first+float64(ds.Records[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func quoteAll(s []string) []string {
@@ -413,13 +766,16 @@ type Standardizer struct {
 const constantRel = 1e-12
 
 // FitStandardizer computes the mean and (population) standard deviation of
-// the given rows of x; nil rows means all rows. A constant column, one whose
-// standard deviation is at most about 1e-12 times its largest magnitude
-// (1e-12 times Scale, within a factor 2 of it), gets
-// Std = 1 and maps to zeros (in every row). The decision and the standardized values do
-// not depend on the column's units: the statistics are computed on the
-// column divided by its largest magnitude, so any finite column, × 1e-300 or
-// × 1e300, standardizes as the same column × 1 does.
+// the given rows of x; nil rows means all rows. A NaN is a missing value:
+// the statistics are those of the observed values, and Transform maps a NaN
+// to 0, the mean (a column with no observed value counts as constant). A
+// constant column, one whose standard deviation is at most about 1e-12
+// times its largest magnitude (1e-12 times Scale, within a factor 2 of it),
+// gets Std = 1 and maps to zeros (in every row). The decision and the
+// standardized values do not depend on the column's units: the statistics
+// are computed on the column divided by its largest magnitude, so any
+// finite column, × 1e-300 or × 1e300, standardizes as the same column × 1
+// does.
 func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 	n, d := x.Dims()
 	if rows == nil {
@@ -434,10 +790,18 @@ func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 	s := &Standardizer{Mean: make([]float64, d), Std: make([]float64, d), Scale: make([]float64, d), constant: make([]bool, d)}
 	for j := 0; j < d; j++ {
 		var c float64
+		seen := 0
 		for _, i := range rows {
-			c = max(c, math.Abs(x.At(i, j)))
+			if v := x.At(i, j); !math.IsNaN(v) {
+				c = max(c, math.Abs(v))
+				seen++
+			}
 		}
-		if c == 0 || math.IsInf(c, 0) || math.IsNaN(c) {
+		if seen == 0 {
+			s.Std[j], s.Scale[j], s.constant[j] = 1, 1, true
+			continue
+		}
+		if c == 0 || math.IsInf(c, 0) {
 			c = 1
 		}
 		// A power of two: dividing by it is exact, so for data that would
@@ -446,18 +810,22 @@ func FitStandardizer(x mat.Matrix, rows []int) *Standardizer {
 		// (2^(e−1) ≤ c < 2^e: 2^e itself overflows for c near 1.8e308.)
 		_, e := math.Frexp(c)
 		c = math.Ldexp(1, e-1)
-		// μ' and σ' of the column divided by c, all in (−2, 2].
+		// μ' and σ' of the column's observed values divided by c, all in (−2, 2].
 		var m float64
 		for _, i := range rows {
-			m += x.At(i, j) / c
+			if v := x.At(i, j); !math.IsNaN(v) {
+				m += v / c
+			}
 		}
-		m /= float64(len(rows))
+		m /= float64(seen)
 		var v float64
 		for _, i := range rows {
-			t := x.At(i, j)/c - m
-			v += t * t
+			if xv := x.At(i, j); !math.IsNaN(xv) {
+				t := xv/c - m
+				v += t * t
+			}
 		}
-		sd := math.Sqrt(v / float64(len(rows)))
+		sd := math.Sqrt(v / float64(seen))
 		s.Scale[j], s.Mean[j] = c, m*c
 		if sd > constantRel {
 			s.Std[j] = sd * c
@@ -485,9 +853,9 @@ func (s *Standardizer) ConstantColumns() []int {
 //	(v − μ)/σ = (v/c − μ/c)/(σ/c),  c = Scale_j,
 //
 // and 0 for a column that was constant on the fitted rows (which say
-// nothing about its other values).
+// nothing about its other values), and for a missing value (NaN): the mean.
 func (s *Standardizer) transform(j int, v float64) float64 {
-	if s.constant != nil && s.constant[j] {
+	if s.constant != nil && s.constant[j] || math.IsNaN(v) {
 		return 0
 	}
 	c := 1.0

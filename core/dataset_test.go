@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -40,14 +41,14 @@ func TestCSVMissingValue(t *testing.T) {
 }
 
 func TestCSVDropMissing(t *testing.T) {
-	ds, err := readCSV("a,b,class\n1,2,x\n3,NA,y\n5,6,y\n7,8,x\n", CSVOptions{DropMissing: true})
+	ds, err := readCSV("a,b,class\n1,2,x\n3,NA,y\n5,6,y\n7,8,x\n", CSVOptions{Missing: MissingDrop})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ds.Dropped != 1 || ds.Rows() != 3 || !slices.Equal(ds.Lines, []int{2, 4, 5}) {
 		t.Fatalf("dropped %d, rows %d, lines %v", ds.Dropped, ds.Rows(), ds.Lines)
 	}
-	mustFail(t, "a,b,class\n1,NA,x\n", CSVOptions{DropMissing: true}, "no rows left")
+	mustFail(t, "a,b,class\n1,NA,x\nNA,2,y\n", CSVOptions{Missing: MissingDrop}, "no rows left")
 }
 
 func TestCSVNoRows(t *testing.T) {
@@ -61,7 +62,7 @@ func TestCSVOneClass(t *testing.T) {
 }
 
 func TestCSVNaNInf(t *testing.T) {
-	mustFail(t, "a,b,class\n1,2,x\n3,NaN,y\n", CSVOptions{}, "line 3", "column 2", "not a finite number")
+	mustFail(t, "a,b,class\n1,2,x\n3,NaN,y\n", CSVOptions{}, "line 3", "column 2", "missing value")
 	mustFail(t, "a,b,class\n1,2,x\n3,-Inf,y\n", CSVOptions{}, "line 3", "not a finite number")
 	mustFail(t, "a,b,class\n1,2,x\n3,1e999,y\n", CSVOptions{}, "line 3", "not a finite number")
 }
@@ -181,10 +182,16 @@ func FuzzReadCSV(f *testing.F) {
 		"a,b,class\n1,2,x\n3,4,y\n", "1;2,5;x\n3;4;y\n", "\ufeff\"a\",b\n\"1\"\"\",2\n", "a\tb\n1\t2\n",
 		"a,b,class\n1,2,x\n3,4\n", "", "?,NA,\n", "x,1e999,NaN\n",
 	} {
-		f.Add(s, "", false)
+		f.Add(s, "", uint8(0), "")
 	}
-	f.Fuzz(func(t *testing.T, s, label string, drop bool) {
-		ds, err := ReadCSV(strings.NewReader(s), CSVOptions{Label: label, DropMissing: drop, MaxRows: 1000})
+	f.Add("id,a,kind,class\nP1,1,u,x\nP2,NA,v,y\nP3,3,,x\n", "class", uint8(2), "kind")
+	f.Fuzz(func(t *testing.T, s, label string, missing uint8, oneHot string) {
+		policy := MissingPolicy(missing % 3)
+		o := CSVOptions{Label: label, Missing: policy, MaxRows: 1000}
+		if oneHot != "" {
+			o.OneHot = []string{oneHot}
+		}
+		ds, err := ReadCSV(strings.NewReader(s), o)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")
@@ -192,15 +199,24 @@ func FuzzReadCSV(f *testing.F) {
 			return
 		}
 		n, d := ds.X.Dims()
-		if n != len(ds.Labels) || n != len(ds.Lines) || d != len(ds.Features) || len(ds.Classes) < 2 {
-			t.Fatalf("inconsistent dataset: %d×%d, %d labels, %d features", n, d, len(ds.Labels), len(ds.Features))
+		if n != len(ds.Labels) || n != len(ds.Lines) || n != len(ds.Records) || d != len(ds.Features) || len(ds.Classes) < 2 {
+			t.Fatalf("inconsistent dataset: %d×%d, %d labels, %d records, %d features", n, d, len(ds.Labels), len(ds.Records), len(ds.Features))
 		}
+		nan := 0
 		for i := 0; i < n; i++ {
 			for j := 0; j < d; j++ {
-				if v := ds.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Fatalf("non-finite value %v accepted", v)
+				v := ds.X.At(i, j)
+				if math.IsInf(v, 0) {
+					t.Fatalf("infinite value accepted")
+				}
+				if math.IsNaN(v) {
+					nan++
 				}
 			}
+		}
+		// NaN marks a missing value, and only when asked to keep them.
+		if policy != MissingMean && nan > 0 || nan < ds.Missing || ds.Missing > 0 && ds.MissingRows == 0 {
+			t.Fatalf("%d NaN in X, %d missing cells in %d rows (policy %d)", nan, ds.Missing, ds.MissingRows, policy)
 		}
 	})
 }
@@ -230,5 +246,144 @@ func TestPeek(t *testing.T) {
 	}
 	if recs, _ := Peek([]byte("a,b\n1,2\n3,4\n5,6\n"), 2); len(recs) != 2 {
 		t.Errorf("n = 2: %d records", len(recs))
+	}
+}
+
+// messy is a file as people have them: an id column, a name, a category
+// with three values, a row counter, and missing values written four ways
+// (lines 3, 4, 5 and 6 of the file).
+const messy = `row,id,name,kind,a,b,class
+1,P020,Ann,u,1.0,10,x
+2,P021,Bob,v,NA,20,y
+3,P022,Cy,w,3.0,?,x
+4,P023,Di,u,,40,y
+5,P024,Ed,,5.0,NaN,x
+6,P025,Flo,v,6.0,60,y
+`
+
+func TestCSVTextColumnsExcluded(t *testing.T) {
+	mustFail(t, messy, CSVOptions{}, "line 3", "column 5", `"a"`, "missing value")
+	ds, err := readCSV(messy, CSVOptions{Missing: MissingDrop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The three text columns leave by themselves, named in a note; rows 2–5
+	// of the data (lines 3–6) have a missing feature and are dropped (the
+	// category's empty cell on line 6 is in an excluded column, but line 6
+	// also has NaN in b).
+	if !slices.Equal(ds.Features, []string{"row", "a", "b"}) || ds.Rows() != 2 || ds.Dropped != 4 || !slices.Equal(ds.Records, []int{0, 5}) {
+		t.Fatalf("features %q, %d rows, %d dropped, records %v", ds.Features, ds.Rows(), ds.Dropped, ds.Records)
+	}
+	notes := strings.Join(ds.Notes, "; ")
+	for _, want := range []string{`3 text columns ("id", "name", "kind") were left out`, "4 rows with missing values were dropped"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q do not say %q", notes, want)
+		}
+	}
+	kinds := map[string]ColumnKind{}
+	for _, c := range ds.Columns[:6] {
+		kinds[c.Name] = c.Kind
+		if (c.Role == RoleExcluded) != (c.Kind == Text) || c.Auto != (c.Kind == Text) {
+			t.Errorf("column %q: kind %s, role %s, auto %v", c.Name, c.Kind, c.Role, c.Auto)
+		}
+	}
+	if kinds["a"] != Numeric || kinds["kind"] != Text || ds.Columns[3].Levels != 3 || ds.Columns[3].Missing != 1 || ds.Columns[4].Missing != 2 {
+		t.Errorf("columns %+v", ds.Columns)
+	}
+}
+
+func TestCSVFillMean(t *testing.T) {
+	ds, err := readCSV(messy, CSVOptions{Missing: MissingMean, Exclude: []string{"row"}, OneHot: []string{"kind"}, ID: "id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ds.Features, []string{"kind=u", "kind=v", "kind=w", "a", "b"}) || ds.Rows() != 6 || ds.Dropped != 0 ||
+		ds.IDName != "id" || !slices.Equal(ds.IDs, []string{"P020", "P021", "P022", "P023", "P024", "P025"}) {
+		t.Fatalf("features %q, %d rows, %d dropped, ids %q", ds.Features, ds.Rows(), ds.Dropped, ds.IDs)
+	}
+	// Missing: a on lines 3 and 5, b on lines 4 and 6, kind on line 6.
+	if ds.Missing != 5 || ds.MissingRows != 4 {
+		t.Errorf("%d missing cells in %d rows, want 5 in 4", ds.Missing, ds.MissingRows)
+	}
+	if !strings.Contains(strings.Join(ds.Notes, "; "), "5 missing values in 4 rows are filled with the training mean") {
+		t.Errorf("notes %q", ds.Notes)
+	}
+	want := [][]float64{ // by hand from the file; NaN is missing
+		{1, 0, 0, 1, 10}, {0, 1, 0, math.NaN(), 20}, {0, 0, 1, 3, math.NaN()},
+		{1, 0, 0, math.NaN(), 40}, {math.NaN(), math.NaN(), math.NaN(), 5, math.NaN()}, {0, 1, 0, 6, 60},
+	}
+	for i, r := range want {
+		for j, v := range r {
+			if got := ds.X.At(i, j); got != v && !(math.IsNaN(v) && math.IsNaN(got)) {
+				t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
+			}
+		}
+	}
+	// Fitted on rows 0, 1, 2, 5 (a "training part"): a's observed values
+	// there are 1, 3, 6, so a missing a becomes their mean, 10/3, which
+	// standardizes to 0; the test rows' values (row 4's 5) play no part.
+	train := []int{0, 1, 2, 5}
+	st, xs, err := Standardize(ds.X, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, sd := 10.0/3, math.Sqrt(((1-10.0/3)*(1-10.0/3)+(3-10.0/3)*(3-10.0/3)+(6-10.0/3)*(6-10.0/3))/3)
+	if math.Abs(st.Mean[3]-mean) > 1e-15*mean || math.Abs(st.Std[3]-sd) > 1e-15*sd {
+		t.Errorf("a: mean %v std %v, want %v %v", st.Mean[3], st.Std[3], mean, sd)
+	}
+	if xs.At(1, 3) != 0 || xs.At(2, 4) != 0 || math.Abs(xs.At(0, 3)-(1-mean)/sd) > 1e-14 {
+		t.Errorf("standardized: missing a → %v, missing b → %v, a=1 → %v", xs.At(1, 3), xs.At(2, 4), xs.At(0, 3))
+	}
+	all := st.Transform(ds.X)
+	for i := range ds.Rows() {
+		for j := range len(ds.Features) {
+			if v := all.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ds.X.At(i, j)) && v != 0 {
+				t.Errorf("transformed X[%d,%d] = %v", i, j, v)
+			}
+		}
+	}
+}
+
+func TestCSVColumnChoices(t *testing.T) {
+	ds, err := readCSV(messy, CSVOptions{Missing: MissingDrop, Exclude: []string{"B", "row"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ds.Features, []string{"a"}) || ds.Rows() != 4 { // lines 3 and 5 miss a
+		t.Fatalf("features %q, %d rows", ds.Features, ds.Rows())
+	}
+	// A row counter is a feature unless excluded, and the notes say so.
+	ds, err = readCSV(messy, CSVOptions{Missing: MissingMean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(ds.Notes, "; "), `column "row" counts the rows`) {
+		t.Errorf("notes %q do not point at the row counter", ds.Notes)
+	}
+	for _, c := range []struct {
+		o     CSVOptions
+		parts []string
+	}{
+		{CSVOptions{Exclude: []string{"class"}}, []string{`"class" is the label column`}},
+		{CSVOptions{Exclude: []string{"nope"}}, []string{`no column named "nope"`, `"kind"`}},
+		{CSVOptions{Exclude: []string{"a"}, OneHot: []string{"a"}}, []string{`"a" is asked to be both excluded and one-hot`}},
+		{CSVOptions{Missing: MissingMean, Exclude: []string{"row", "a", "b"}}, []string{"no feature column is left", `"id", "name", "kind"`, "one-hot"}},
+		{CSVOptions{ID: "kind", Missing: MissingMean}, []string{"line 5", "column 4", `id "u" repeats the one on line 2`}},
+		{CSVOptions{Exclude: []string{"7"}}, []string{"excluded column index 7 is out of range"}},
+	} {
+		mustFail(t, messy, c.o, c.parts...)
+	}
+	mustFail(t, "id,a,c\nP1,1,x\nNA,2,y\n", CSVOptions{ID: "id", Missing: MissingMean}, "line 3", "missing id")
+	var many strings.Builder
+	many.WriteString("a,b,c\n")
+	for i := range 13 {
+		fmt.Fprintf(&many, "%d,v%d,%c\n", i, i, 'x'+i%2)
+	}
+	mustFail(t, many.String(), CSVOptions{OneHot: []string{"b"}}, `"b" has more than 12 distinct values`)
+	if _, err := readCSV(strings.Replace(many.String(), "v12", "v0", 1), CSVOptions{OneHot: []string{"b"}}); err != nil {
+		t.Errorf("12 distinct values: %v", err)
+	}
+	if _, err := ParseMissing("fill"); err == nil || !strings.Contains(err.Error(), "error, drop or mean") {
+		t.Errorf("ParseMissing(fill): %v", err)
 	}
 }

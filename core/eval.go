@@ -49,9 +49,10 @@ func BuildProblem(x mat.Matrix, labels []int, classes []string, rows []int, o Tr
 }
 
 // Standardize fits a standardizer on the given rows of x (nil: all) and
-// returns it with those rows standardized. It refuses data with a value
-// that is not finite, and data whose every feature is constant on the
-// rows: no metric can tell them apart.
+// returns it with those rows standardized. A NaN is a missing value
+// (MissingMean): it standardizes to 0, the mean of its column's observed
+// values on the rows. It refuses an infinite value, and data whose every
+// feature is constant on the rows: no metric can tell them apart.
 func Standardize(x mat.Matrix, rows []int) (*Standardizer, *mat.Dense, error) {
 	n, d := x.Dims()
 	if rows == nil {
@@ -62,7 +63,7 @@ func Standardize(x mat.Matrix, rows []int) (*Standardizer, *mat.Dense, error) {
 	}
 	for _, i := range rows {
 		for j := 0; j < d; j++ {
-			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+			if v := x.At(i, j); math.IsInf(v, 0) {
 				return nil, nil, fmt.Errorf("row %d, column %d is %v: expected a finite number", i, j, v)
 			}
 		}

@@ -48,7 +48,7 @@ func ExampleReadCSV() {
 	fmt.Println(err)
 	// Output:
 	// the file is empty: no rows
-	// line 3, column 2 ("weight"): "heavy" is not a number
+	// line 3, column 2 ("weight"): "heavy" is not a number (the column is read as numbers: fix the cell, or exclude the column)
 }
 
 // Solve reports its progress after every iteration to a callback, which

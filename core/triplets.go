@@ -396,8 +396,36 @@ func Flip(ts []Triplet, p float64, seed uint64) (out []Triplet, swapped []bool) 
 // ReadTriplets reads triplets as 0-based row indices "anchor,similar,dissimilar",
 // one per line, for a dataset of n rows. The first line is a header if none
 // of its fields is a number; a line of numbers that are not all row indices
-// is an error, never taken for a header.
+// is an error, never taken for a header. It is ReadTripletsKeyed with
+// TripletKeys{N: n}.
 func ReadTriplets(r io.Reader, n int) ([]Triplet, error) {
+	return ReadTripletsKeyed(r, TripletKeys{N: n})
+}
+
+// TripletKeys say how a triplet file names the rows of a dataset.
+type TripletKeys struct {
+	N int // rows in the dataset
+	// First is the number of the file's first data row, 0 or 1, when the
+	// triplets name rows by number.
+	First int
+	// Records maps the dataset's rows to the file's data records
+	// (Dataset.Records): a row number counts the file's data rows, and
+	// one that was dropped is an error. nil: row i is record i.
+	Records []int
+	Total   int // the file's data records (rows and dropped rows); default N
+	// IDs, if set, are the rows' ids (Dataset.IDs), and the triplets name
+	// rows by id instead of by number.
+	IDs []string
+}
+
+// ReadTripletsKeyed reads triplets "anchor,similar,dissimilar", one per
+// line, naming rows as k says. The first line is a header if none of its
+// fields names a row (by number: is a number; by id: is an id). Every error
+// names the line and the field.
+func ReadTripletsKeyed(r io.Reader, k TripletKeys) ([]Triplet, error) {
+	if k.First != 0 && k.First != 1 {
+		panic("core: triplet rows numbered from neither 0 nor 1")
+	}
 	data, err := readAll(r, "the triplet file")
 	if err != nil {
 		return nil, err
@@ -409,29 +437,27 @@ func ReadTriplets(r io.Reader, n int) ([]Triplet, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := [3]string{"anchor", "similar", "dissimilar"}
+	find, names := k.finder()
+	fields := [3]string{"anchor", "similar", "dissimilar"}
 	var ts []Triplet
 	for r, rec := range rs.rows {
 		line := rs.lines[r]
 		if len(rec) != 3 {
 			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected 3: anchor,similar,dissimilar", len(rec))}
 		}
-		if r == 0 && !slices.ContainsFunc(rec, func(c string) bool { return looksNumeric(c, false) }) {
+		if r == 0 && !slices.ContainsFunc(rec, names) {
 			continue // a header
 		}
 		var idx [3]int
 		for j, c := range rec {
-			v, err := strconv.Atoi(c)
-			if err != nil {
-				return nil, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a row index (a whole number from 0)", clip(c, 40))}
+			i, msg := find(c)
+			if msg != "" {
+				return nil, &DataError{Line: line, Column: j + 1, Name: fields[j], Msg: msg}
 			}
-			if v < 0 || v >= n {
-				return nil, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("row index %d is out of range: the data has rows 0..%d", v, n-1)}
-			}
-			idx[j] = v
+			idx[j] = i
 		}
 		if idx[0] == idx[1] || idx[0] == idx[2] || idx[1] == idx[2] {
-			return nil, &DataError{Line: line, Msg: fmt.Sprintf("triplet %d,%d,%d repeats a row: a triplet names three different rows", idx[0], idx[1], idx[2])}
+			return nil, &DataError{Line: line, Msg: fmt.Sprintf("triplet %s,%s,%s repeats a row: a triplet names three different rows", rec[0], rec[1], rec[2])}
 		}
 		ts = append(ts, Triplet{idx[0], idx[1], idx[2]})
 	}
@@ -439,4 +465,56 @@ func ReadTriplets(r io.Reader, n int) ([]Triplet, error) {
 		return nil, errors.New("the triplet file has no triplets")
 	}
 	return ts, nil
+}
+
+// finder returns how k finds a field's row (the row, or what is wrong) and
+// whether a field looks like a row's name at all (for the header).
+func (k TripletKeys) finder() (find func(string) (int, string), names func(string) bool) {
+	if k.IDs != nil {
+		row := make(map[string]int, len(k.IDs))
+		for i, id := range k.IDs {
+			row[id] = i
+		}
+		return func(c string) (int, string) {
+				if i, ok := row[c]; ok {
+					return i, ""
+				}
+				return 0, fmt.Sprintf("no row has the id %q", clip(c, 40))
+			}, func(c string) bool {
+				_, ok := row[c]
+				return ok
+			}
+	}
+	// Row numbers count the file's data records; rec maps a record to its
+	// row in the dataset (−1: dropped).
+	records := max(k.N, k.Total)
+	rec := make([]int, records)
+	for i := range rec {
+		rec[i] = i
+		if k.Records != nil {
+			rec[i] = -1
+		}
+	}
+	for i, r := range k.Records {
+		if r >= 0 && r < records {
+			rec[r] = i
+		}
+	}
+	return func(c string) (int, string) {
+		v, err := strconv.Atoi(c)
+		if err != nil {
+			return 0, fmt.Sprintf("%q is not a row index (a whole number from %d)", clip(c, 40), k.First)
+		}
+		r := v - k.First
+		if r < 0 || r >= records {
+			if k.Records == nil && k.First == 0 {
+				return 0, fmt.Sprintf("row index %d is out of range: the data has rows 0..%d", v, records-1)
+			}
+			return 0, fmt.Sprintf("row %d is out of range: the file's data rows are numbered %d to %d", v, k.First, records-1+k.First)
+		}
+		if rec[r] < 0 {
+			return 0, fmt.Sprintf("row %d was dropped (it has a missing value)", v)
+		}
+		return rec[r], ""
+	}, func(c string) bool { return looksNumeric(c, false) }
 }

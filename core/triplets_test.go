@@ -110,3 +110,41 @@ func TestReadTriplets(t *testing.T) {
 		}
 	}
 }
+
+// Rows named by number from 1, over a file whose second data row was
+// dropped (Records), or by id.
+func TestReadTripletsKeyed(t *testing.T) {
+	ds, err := readCSV("id,a,c\nP1,1,x\nP2,NA,y\nP3,3,x\nP4,4,y\nP5,5,x\n", CSVOptions{ID: "id", Missing: MissingDrop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byNumber := TripletKeys{N: ds.Rows(), First: 1, Records: ds.Records, Total: ds.Rows() + ds.Dropped}
+	// File rows 1, 3, 4 are dataset rows 0, 1, 2 (row 2 was dropped).
+	ts, err := ReadTripletsKeyed(strings.NewReader("1,3,4\n5,4,1\n"), byNumber)
+	if err != nil || !slices.Equal(ts, []Triplet{{0, 1, 2}, {3, 2, 0}}) {
+		t.Fatalf("by number: %v %v", ts, err)
+	}
+	byID := TripletKeys{N: ds.Rows(), IDs: ds.IDs}
+	ts, err = ReadTripletsKeyed(strings.NewReader("anchor,similar,dissimilar\nP1,P3,P4\nP5,P4,P1\n"), byID)
+	if err != nil || !slices.Equal(ts, []Triplet{{0, 1, 2}, {3, 2, 0}}) {
+		t.Fatalf("by id: %v %v", ts, err)
+	}
+	bad := []struct {
+		in   string
+		keys TripletKeys
+		msg  string
+	}{
+		{"1,3,4\n1,2,4\n", byNumber, `line 2, column 2 ("similar"): row 2 was dropped (it has a missing value)`},
+		{"1,3,4\n0,3,4\n", byNumber, `line 2, column 1 ("anchor"): row 0 is out of range: the file's data rows are numbered 1 to 5`},
+		{"1,3,6\n", byNumber, "row 6 is out of range"},
+		{"P1,P3,P4\nP1,P9,P4\n", byID, `line 2, column 2 ("similar"): no row has the id "P9"`},
+		{"P1,P3,P1\n", byID, "triplet P1,P3,P1 repeats a row"},
+		{"P1,P2,P3\n", byID, `line 1, column 2 ("similar"): no row has the id "P2"`},
+	}
+	for _, b := range bad {
+		_, err := ReadTripletsKeyed(strings.NewReader(b.in), b.keys)
+		if err == nil || !strings.Contains(err.Error(), b.msg) {
+			t.Errorf("%q: got %v, want %q", b.in, err, b.msg)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/rml-lab/rml/core"
@@ -118,14 +119,18 @@ type common struct {
 	eta, lambda, flip, tol float64
 	kSame, kDiff, maxIter  int
 	seed                   uint64
-	method                 string
+	method, missing        string
 	dropMissing            bool
+	exclude, oneHot        string
 }
 
 func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 	fs.StringVar(&c.data, "data", "", "CSV file: numeric features and a label column (required)")
 	fs.StringVar(&c.label, "label", "", "label column: a header name or 0-based index (default: the last)")
-	fs.BoolVar(&c.dropMissing, "drop-missing", false, "drop rows with missing values instead of failing")
+	fs.StringVar(&c.missing, "missing", "error", "missing values (empty, NA, ?, NaN): error, drop (the rows) or mean (fill with the training mean)")
+	fs.BoolVar(&c.dropMissing, "drop-missing", false, "the same as --missing drop")
+	fs.StringVar(&c.exclude, "exclude", "", "columns to leave out, comma-separated (names or 0-based indices); text columns are left out by themselves")
+	fs.StringVar(&c.oneHot, "one-hot", "", "columns to one-hot encode, comma-separated (at most 12 distinct values each)")
 	fs.Float64Var(&c.eta, "eta", spec.Eta, "η: the fraction of triplets trusted, in (0, 1]")
 	fs.Float64Var(&c.lambda, "lambda", lambdaDefault, "λ > 0: the regularisation")
 	fs.IntVar(&c.kSame, "k-same", spec.KSame, "same-class neighbours per point")
@@ -164,6 +169,9 @@ func (c *common) check(fs *flag.FlagSet) (core.Method, error) {
 	if c.kSame < 1 || c.kDiff < 1 {
 		return 0, usageError("--k-same %d --k-diff %d: each must be at least 1", c.kSame, c.kDiff)
 	}
+	if _, err := core.ParseMissing(c.missing); err != nil {
+		return 0, usageError("--missing: %v", err)
+	}
 	m, err := core.ParseMethod(c.method)
 	if err != nil {
 		return 0, usageError("%v", err)
@@ -178,7 +186,11 @@ func (c *common) read(stderr io.Writer) (*core.Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
-	ds, err := core.ReadCSV(f, core.CSVOptions{Label: c.label, DropMissing: c.dropMissing})
+	missing, _ := core.ParseMissing(c.missing) // checked by check
+	if c.dropMissing {
+		missing = core.MissingDrop
+	}
+	ds, err := core.ReadCSV(f, core.CSVOptions{Label: c.label, Missing: missing, Exclude: list(c.exclude), OneHot: list(c.oneHot)})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.data, err)
 	}
@@ -186,6 +198,18 @@ func (c *common) read(stderr io.Writer) (*core.Dataset, error) {
 		fmt.Fprintf(stderr, "rml: note: %s: %s\n", c.data, n)
 	}
 	return ds, nil
+}
+
+// list splits a comma-separated flag value.
+func list(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
 }
 
 // parse parses the flags; the flag package has already printed what was
@@ -305,7 +329,9 @@ func (c *common) prepare(ctx context.Context, ds *core.Dataset, tripletFile stri
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, err := core.ReadTriplets(f, ds.Rows())
+	// Row indices count the file's data rows from 0, also when some were
+	// dropped for a missing value.
+	ts, err := core.ReadTripletsKeyed(f, core.TripletKeys{N: ds.Rows(), Records: ds.Records, Total: ds.Rows() + ds.Dropped})
 	f.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", tripletFile, err)

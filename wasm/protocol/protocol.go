@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 4
+const Version = 5
 
 // Kind names what a message carries.
 type Kind string
@@ -29,12 +29,16 @@ const (
 	KindLoad  Kind = "load"  // request: read a built-in dataset or CSV text
 	KindTrain Kind = "train" // request: learn a metric on the loaded dataset
 	KindStop  Kind = "stop"  // request: stop the running training
+	// request: read a triplet file for the loaded dataset
+	KindTriplets Kind = "triplets"
 
 	KindReady    Kind = "ready"    // reply: the worker is up; lists the built-in datasets
 	KindDataset  Kind = "dataset"  // reply to load: a summary of the dataset
 	KindProgress Kind = "progress" // reply to train, about 20 a second
 	KindResult   Kind = "result"   // reply to train: the final state
 	KindError    Kind = "error"    // reply to any request that failed
+	// reply to triplets: what the file gave
+	KindTripletSet Kind = "tripletset"
 )
 
 // Message is one message. ID ties replies to their request (0 for ready).
@@ -44,24 +48,44 @@ type Message struct {
 	ID   int
 	Kind Kind
 
-	Load     *Load
-	Train    *Train
-	Ready    *Ready
-	Dataset  *Dataset
-	Progress *Progress
-	Result   *Result
-	Error    *Error
+	Load       *Load
+	Train      *Train
+	Triplets   *Triplets
+	Ready      *Ready
+	Dataset    *Dataset
+	Progress   *Progress
+	Result     *Result
+	Error      *Error
+	TripletSet *TripletSet
 }
 
 // Load asks for a dataset: a built-in one by name, or CSV text.
 type Load struct {
-	Builtin     string // name from Ready.Builtins
-	CSV         string // the file's text, when Builtin is empty
-	FileName    string
-	Label       string // label column: a header name or a 0-based index; "" = the last
-	DropMissing bool
-	TestFrac    float64 // share of rows held out for the test error
-	Seed        uint64  // seed of the split
+	Builtin  string // name from Ready.Builtins
+	CSV      string // the file's text, when Builtin is empty
+	FileName string
+	Label    string // label column: a header name or a 0-based index; "" = the last
+	Missing  string // missing values: "" (refuse the file), "drop" (the rows) or "mean" (fill with the training mean)
+	Exclude  []string
+	OneHot   []string // columns to one-hot encode
+	ID       string   // the id column, for a triplet file that names rows by id
+	TestFrac float64  // share of rows held out for the test error
+	Seed     uint64   // seed of the split
+}
+
+// Triplets asks to read a triplet file "anchor,similar,dissimilar" for the
+// loaded dataset; Train with FromFile uses it.
+type Triplets struct {
+	CSV, FileName string
+	By            string // "row0", "row1": file row numbers from 0 or 1; "id": values of the dataset's id column
+}
+
+// TripletSet is what a triplet file gave.
+type TripletSet struct {
+	FileName string
+	Count    int // triplets read
+	Used     int // of them among the training rows: what Train uses
+	HeldOut  int // of them touching a held-out row, left out so that the test error stays honest
 }
 
 // Train asks for a run on the loaded dataset.
@@ -76,6 +100,10 @@ type Train struct {
 	Tol     float64
 	MaxIter int
 	Warm    bool // start from the last solution when the triplets are the same
+	// FromFile trains on the triplet file read last (Triplets) instead of
+	// label triplets: KSame and KDiff play no part, and Flip swaps them only
+	// if it is set.
+	FromFile bool
 	// Edits to the triplets, by their index among those drawn (as
 	// Result.SuspectIndex gives them): Drop leaves a triplet out, Unswap
 	// puts a swapped one back the right way round. A warm start carries
@@ -104,6 +132,19 @@ type Dataset struct {
 	Test        int
 	Notice      string
 	SHA256      string // hex SHA-256 of the file's bytes (of the generated rows, for a synthetic set)
+	Table              // every column, as the file has them
+	Missing     int    // missing cells filled with the training mean (Load.Missing "mean")
+	MissingRows int    // rows with such a cell
+	IDName      string // the id column, if any
+}
+
+// Table describes the columns of a file (in Columns' order), for the
+// column chooser: each one's kind ("number", "text", "empty"), role
+// ("feature", "label", "one-hot", "id", "excluded"; "" when the file
+// could not be read), distinct values (up to 13) and missing cells.
+type Table struct {
+	Kinds, Roles  []string
+	Levels, Holes []int
 }
 
 // Progress is the state of a run. Iters and Gaps (arrays) hold every
@@ -182,6 +223,7 @@ type Error struct {
 	Columns []string
 	Preview [][]string
 	Header  bool
+	Table
 }
 
 // codec is one direction of the header format: the encoder reads each
@@ -204,9 +246,32 @@ func (m *Load) fields(c codec) {
 	c.str(&m.CSV)
 	c.str(&m.FileName)
 	c.str(&m.Label)
-	c.bool(&m.DropMissing)
+	c.str(&m.Missing)
+	c.strs(&m.Exclude)
+	c.strs(&m.OneHot)
+	c.str(&m.ID)
 	c.f64(&m.TestFrac)
 	c.u64(&m.Seed)
+}
+
+func (m *Triplets) fields(c codec) {
+	c.str(&m.CSV)
+	c.str(&m.FileName)
+	c.str(&m.By)
+}
+
+func (m *TripletSet) fields(c codec) {
+	c.str(&m.FileName)
+	c.int(&m.Count)
+	c.int(&m.Used)
+	c.int(&m.HeldOut)
+}
+
+func (m *Table) fields(c codec) {
+	c.strs(&m.Kinds)
+	c.strs(&m.Roles)
+	c.ints(&m.Levels)
+	c.ints(&m.Holes)
 }
 
 func (m *Train) fields(c codec) {
@@ -222,6 +287,7 @@ func (m *Train) fields(c codec) {
 	c.bool(&m.Warm)
 	c.ints(&m.Drop)
 	c.ints(&m.Reverse)
+	c.bool(&m.FromFile)
 }
 
 func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }
@@ -241,6 +307,10 @@ func (m *Dataset) fields(c codec) {
 	c.int(&m.Test)
 	c.str(&m.Notice)
 	c.str(&m.SHA256)
+	m.Table.fields(c)
+	c.int(&m.Missing)
+	c.int(&m.MissingRows)
+	c.str(&m.IDName)
 }
 
 func (m *Progress) fields(c codec) {
@@ -287,6 +357,7 @@ func (m *Error) fields(c codec) {
 	c.strs(&m.Columns)
 	c.rows(&m.Preview)
 	c.bool(&m.Header)
+	m.Table.fields(c)
 }
 
 // body returns the fields method of the body Kind names, allocating the
@@ -307,6 +378,10 @@ func (m *Message) body(c codec) func(codec) {
 		return fieldsOf(&m.Result, c)
 	case KindError:
 		return fieldsOf(&m.Error, c)
+	case KindTriplets:
+		return fieldsOf(&m.Triplets, c)
+	case KindTripletSet:
+		return fieldsOf(&m.TripletSet, c)
 	}
 	return nil
 }
@@ -395,7 +470,7 @@ func Decode(header []byte, data [][]float64) (Message, error) {
 }
 
 var known = map[Kind]bool{KindLoad: true, KindTrain: true, KindStop: true, KindReady: true,
-	KindDataset: true, KindProgress: true, KindResult: true, KindError: true}
+	KindDataset: true, KindProgress: true, KindResult: true, KindError: true, KindTriplets: true, KindTripletSet: true}
 
 // check verifies that exactly the body matching Kind is set.
 func (m *Message) check() error {
@@ -405,6 +480,7 @@ func (m *Message) check() error {
 	set := map[Kind]bool{
 		KindLoad: m.Load != nil, KindTrain: m.Train != nil, KindReady: m.Ready != nil, KindDataset: m.Dataset != nil,
 		KindProgress: m.Progress != nil, KindResult: m.Result != nil, KindError: m.Error != nil,
+		KindTriplets: m.Triplets != nil, KindTripletSet: m.TripletSet != nil,
 	}
 	n := 0
 	for _, s := range set {

@@ -28,6 +28,14 @@ func samples() []Message {
 		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 1, Gap: 2, Iters: []float64{}, Gaps: []float64{}}},
 		{ID: 3, Kind: KindResult, Result: res},
 		{ID: 2, Kind: KindError, Error: &Error{Message: "line 2, column 2: x", Columns: []string{"a", "b"}}},
+		{ID: 5, Kind: KindLoad, Load: &Load{CSV: "id,a,k,y\n", FileName: "f.csv", Missing: "mean", Exclude: []string{"a"}, OneHot: []string{"k"}, ID: "id"}},
+		{ID: 6, Kind: KindTriplets, Triplets: &Triplets{CSV: "1,2,3\n", FileName: "t.csv", By: "row1"}},
+		{ID: 6, Kind: KindTripletSet, TripletSet: &TripletSet{FileName: "t.csv", Count: 10, Used: 7, HeldOut: 3}},
+		{ID: 7, Kind: KindTrain, Train: &Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, FromFile: true}},
+		{ID: 5, Kind: KindDataset, Dataset: &Dataset{Name: "f.csv", Rows: 3, Features: []string{"k=u", "k=v"}, Columns: []string{"id", "a", "k", "y"},
+			Table: Table{Kinds: []string{"text", "number", "text", "text"}, Roles: []string{"id", "excluded", "one-hot", "label"}, Levels: []int{3, 3, 2, 2}, Holes: []int{0, 1, 0, 0}},
+			Missing: 1, MissingRows: 1, IDName: "id"}},
+		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
 	}
 }
 
@@ -81,12 +89,18 @@ func TestDecodeRejects(t *testing.T) {
 		{"cut short", h[:len(h)-3], data, "ends early"},
 		{"bytes left over", append(header(Version, "stop", nil), 0), nil, "1 bytes left over"},
 		{"huge length", header(Version, "ready", func(w *writer) { w.uvarint(1 << 60) }), nil, "bad length"},
-		{"bad boolean", header(Version, "load", func(w *writer) {
-			e := ""
+		{"bad boolean", header(Version, "train", func(w *writer) {
+			// Train's fields up to Warm, a boolean.
+			i, f, u, e := 0, 0.0, uint64(0), ""
+			w.int(&i)
+			w.int(&i)
+			w.f64(&f)
+			w.u64(&u)
+			w.f64(&f)
+			w.f64(&f)
 			w.str(&e)
-			w.str(&e)
-			w.str(&e)
-			w.str(&e)
+			w.f64(&f)
+			w.int(&i)
 			w.b = append(w.b, 7)
 		}), nil, "bad boolean"},
 		{"arrays missing", h, data[:3], "carries 3 arrays, want 7"},

@@ -83,6 +83,9 @@ type Session struct {
 	nDrop   int
 	nRev    int
 
+	file    []core.Triplet // the triplet file read last, over the training rows (nil: none)
+	fileGen int            // counts triplet files, so a problem of an old one is never reused
+
 	// One standardizer, fitted on the training rows, maps every row.
 	xAll          *mat.Dense // every row, standardized
 	xTrain        *mat.Dense // the training rows of xAll
@@ -115,6 +118,7 @@ func (s *Session) euclidView() error {
 
 type problemKey struct {
 	generation   int
+	file         int // the triplet file's fileGen; 0 for label triplets
 	kSame, kDiff int
 	flip         float64
 	seed         uint64
@@ -160,14 +164,16 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		}
 	}
 	if ds == nil {
-		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, DropMissing: req.DropMissing})
+		missing, err := core.ParseMissing(req.Missing)
+		if err != nil {
+			return nil, &protocol.Error{Message: err.Error()}
+		}
+		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID})
 		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
 			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), spec.PageMaxFeatures, spec.MaxCols)
 		}
 		if err != nil {
-			e := &protocol.Error{Message: err.Error()}
-			e.Columns, e.Preview, e.Header = sniff(raw)
-			return nil, e
+			return nil, failed(err, raw)
 		}
 	}
 	train, test := core.StratifiedSplit(ds.Labels, req.TestFrac, req.Seed)
@@ -175,13 +181,11 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	// whose every feature is constant there is refused now, not at Train.
 	st, xTrain, err := core.Standardize(ds.X, train)
 	if err != nil {
-		e := &protocol.Error{Message: err.Error()}
-		e.Columns, e.Preview, e.Header = sniff(raw)
-		return nil, e
+		return nil, failed(err, raw)
 	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
-	s.prep, s.warm = nil, nil
+	s.prep, s.warm, s.file = nil, nil, nil
 	// The labels of the two parts depend on the split only, not on the
 	// triplets.
 	s.xAll, s.xTrain, s.euclid = st.Transform(ds.X), xTrain, nil
@@ -191,6 +195,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
 		Classes: ds.Classes, ClassCounts: ds.ClassCounts(), Header: ds.Header, Dropped: ds.Dropped,
 		Train: len(train), Test: len(test), SHA256: contentHash(raw, ds),
+		Missing: ds.Missing, MissingRows: ds.MissingRows, IDName: ds.IDName, Table: table(ds.Columns, true),
 	}
 	if raw != nil {
 		out.Columns, out.Preview, _ = sniff(raw)
@@ -205,13 +210,10 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 			out.Preview = append(out.Preview, append(row, ds.Classes[ds.Labels[i]]))
 		}
 	}
-	if !ds.Header {
-		out.Columns = positional(len(ds.Features) + 1)
+	if !ds.Header && ds.Columns != nil {
+		out.Columns = positional(len(ds.Columns))
 	}
 	var notes []string
-	if ds.Dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d rows with missing values were dropped", ds.Dropped))
-	}
 	if c := st.ConstantColumns(); len(c) > 0 {
 		var names []string
 		for _, j := range c[:min(len(c), 5)] {
@@ -225,6 +227,35 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	notes = append(notes, ds.Notes...)
 	out.Notice = strings.Join(notes, "; ")
 	return out, nil
+}
+
+// failed is a load's error for the user, with what can still be read of
+// the file: its columns, first rows and the kinds of its columns, so that
+// another label or other columns can be chosen.
+func failed(err error, raw []byte) *protocol.Error {
+	e := &protocol.Error{Message: err.Error()}
+	if raw != nil {
+		e.Columns, e.Preview, e.Header = sniff(raw)
+		if cols := core.Inspect(raw); len(cols) == len(e.Columns) {
+			e.Table = table(cols, false)
+		}
+	}
+	return e
+}
+
+// table describes the columns for the page; roles only when they were
+// assigned (the file was read).
+func table(cols []core.Column, roles bool) protocol.Table {
+	var t protocol.Table
+	for _, c := range cols {
+		role := ""
+		if roles {
+			role = string(c.Role)
+		}
+		t.Kinds, t.Roles = append(t.Kinds, string(c.Kind)), append(t.Roles, role)
+		t.Levels, t.Holes = append(t.Levels, c.Levels), append(t.Holes, c.Missing)
+	}
+	return t
 }
 
 // sniff reads the first rows of a CSV file as text, for the preview and the
@@ -299,7 +330,23 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 // changed reuses them, with their pair index and scales, and after an edit
 // keeps the weights of the triplets it keeps.
 func (s *Session) data(ctx context.Context, req protocol.Train, post func(*protocol.Progress)) error {
-	key := problemKey{s.generation, req.KSame, req.KDiff, req.Flip, req.Seed}
+	key := problemKey{s.generation, 0, req.KSame, req.KDiff, req.Flip, req.Seed}
+	if req.FromFile {
+		if s.file == nil {
+			return errors.New("no triplet file is loaded for this dataset: upload one, or draw the triplets from the labels")
+		}
+		key = problemKey{generation: s.generation, file: s.fileGen, flip: req.Flip, seed: req.Seed}
+		if s.prep == nil || s.key != key {
+			// Swapped only if asked (Flip > 0): the file's triplets as given.
+			ts, swapped := core.Flip(s.file, req.Flip, req.Seed)
+			pp, err := core.Prepare(s.xTrain, ts)
+			if err != nil {
+				return err
+			}
+			s.setBase(key, pp, swapped)
+		}
+		return s.edit(req.Drop, req.Reverse)
+	}
 	if s.prep == nil || s.key != key {
 		// The neighbour search is O(n²·d): it reports its progress (the
 		// page shows it) and lets Stop in between rows.
@@ -315,14 +362,72 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 		if err != nil {
 			return err
 		}
-		s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
-		s.base, s.baseSw, s.edits, s.nDrop, s.nRev = pp.Triplets, swapped, "", 0, 0
-		s.keep = make([]int, len(pp.Triplets))
-		for i := range s.keep {
-			s.keep[i] = i
-		}
+		s.setBase(key, pp, swapped)
 	}
 	return s.edit(req.Drop, req.Reverse)
+}
+
+// setBase makes pp the triplets as drawn (or read), before any edit.
+func (s *Session) setBase(key problemKey, pp *core.Prepared, swapped []bool) {
+	s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
+	s.base, s.baseSw, s.edits, s.nDrop, s.nRev = pp.Triplets, swapped, "", 0, 0
+	s.keep = make([]int, len(pp.Triplets))
+	for i := range s.keep {
+		s.keep[i] = i
+	}
+}
+
+// Triplets reads a triplet file for the loaded dataset: rows named by
+// their number in the file (from 0 or 1) or by the id column's values.
+// Triplets that touch a held-out row are left out of training, so that the
+// test error stays honest; Train with FromFile uses the rest.
+func (s *Session) Triplets(req protocol.Triplets) (*protocol.TripletSet, *protocol.Error) {
+	fail := func(msg string) (*protocol.TripletSet, *protocol.Error) {
+		return nil, &protocol.Error{Message: msg}
+	}
+	if s.ds == nil {
+		return fail("no dataset is loaded: load the data the triplets are about first")
+	}
+	ds := s.ds
+	keys := core.TripletKeys{N: ds.Rows(), Records: ds.Records, Total: ds.Rows() + ds.Dropped}
+	switch req.By {
+	case "row0":
+	case "row1":
+		keys.First = 1
+	case "id":
+		if ds.IDs == nil {
+			return fail("the triplets name rows by id, but " + s.name + " has no id column: choose one under Columns, or name rows by number")
+		}
+		keys = core.TripletKeys{N: ds.Rows(), IDs: ds.IDs}
+	default:
+		return fail(fmt.Sprintf("triplets by %q: expected row0, row1 or id", req.By))
+	}
+	if len(bytes.TrimSpace([]byte(req.CSV))) == 0 {
+		return fail(req.FileName + ": the file is empty")
+	}
+	ts, err := core.ReadTripletsKeyed(strings.NewReader(req.CSV), keys)
+	if err != nil {
+		return fail(req.FileName + ": " + err.Error())
+	}
+	pos := make([]int, ds.Rows()) // a row's index among the training rows, −1 if held out
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, i := range s.train {
+		pos[i] = k
+	}
+	var used []core.Triplet
+	for _, t := range ts {
+		if i, j, k := pos[t.I], pos[t.J], pos[t.K]; i >= 0 && j >= 0 && k >= 0 {
+			used = append(used, core.Triplet{I: i, J: j, K: k})
+		}
+	}
+	out := &protocol.TripletSet{FileName: req.FileName, Count: len(ts), Used: len(used), HeldOut: len(ts) - len(used)}
+	if len(used) == 0 {
+		return fail(fmt.Sprintf("%s: each of its %d triplets touches a row held out for the test error, so none is left to train on", req.FileName, len(ts)))
+	}
+	s.file, s.fileGen = used, s.fileGen+1
+	return out, nil
 }
 
 // edit applies the edits to the drawn triplets, if they differ from the

@@ -93,9 +93,10 @@ func TestLoadErrors(t *testing.T) {
 	}
 	// A file whose last column is not the label: the error still gives the
 	// columns and the first rows, so the page can offer the label choice.
-	_, e := newSession().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\n", TestFrac: 0.15})
-	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "kind" || !e.Header || len(e.Preview) != 3 {
-		t.Fatalf("error without columns/preview: %+v", e)
+	_, e := newSession().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,2\n", TestFrac: 0.15})
+	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "kind" || !e.Header || len(e.Preview) != 3 ||
+		!slices.Equal(e.Kinds, []string{"text", "number", "number"}) || !slices.Equal(e.Levels, []int{2, 2, 1}) {
+		t.Fatalf("error without columns/preview/kinds: %+v", e)
 	}
 	ds, e := newSession().Load(protocol.Load{CSV: "kind,h,w\ncat,1,2\ndog,3,4\ncat,1,3\ndog,3,5\n", Label: "kind", TestFrac: 0})
 	if e != nil {
@@ -351,11 +352,13 @@ func TestSuspects(t *testing.T) {
 // page's label choice sends).
 func TestNoHeaderLabelByIndex(t *testing.T) {
 	csv := "p,1,2\nq,3,4\np,1,3\nq,4,4\np,2,2\nq,3,5\n"
-	_, e := newSession().Load(protocol.Load{CSV: csv, TestFrac: 0})
-	if e == nil || len(e.Columns) != 3 || e.Columns[0] != "x1" || e.Header || !strings.Contains(e.Message, `line 1, column 1 ("x1")`) {
-		t.Fatalf("default label (last, numeric) on a file whose label is first: %+v", e)
+	// The default label is the last column; the text column x1 is then
+	// left out, and the notice says so (the user chooses x1 as the label).
+	ds, e := newSession().Load(protocol.Load{CSV: csv, TestFrac: 0})
+	if e != nil || len(ds.Columns) != 3 || ds.Columns[0] != "x1" || ds.Header || !strings.Contains(ds.Notice, `1 text column ("x1") was left out`) {
+		t.Fatalf("default label (last, numeric) on a file whose label is first: %+v %v", ds, e)
 	}
-	ds, e := newSession().Load(protocol.Load{CSV: csv, Label: "0", TestFrac: 0})
+	ds, e = newSession().Load(protocol.Load{CSV: csv, Label: "0", TestFrac: 0})
 	if e != nil {
 		t.Fatal(e.Message)
 	}
@@ -547,4 +550,135 @@ func TestNearZeroIsCollapsed(t *testing.T) {
 	if lm.Collapsed || !(lm.Eigen[0] > 1e-3) {
 		t.Errorf("LMNN: collapsed %v, λ_max(A) %v", lm.Collapsed, lm.Eigen[0])
 	}
+}
+
+// messyFile has an id, a name, a three-valued category, and values missing
+// as NA, ?, empty and NaN; 40 rows, two classes that differ in a and b.
+func messyFile() string {
+	var b strings.Builder
+	b.WriteString("id,name,kind,a,b,class\n")
+	holes := map[int]string{3: "NA", 8: "?", 15: "", 22: "NaN"}
+	for i := range 40 {
+		a := fmt.Sprint(i%2*4 + i%5)
+		if h, ok := holes[i]; ok {
+			a = h
+		}
+		fmt.Fprintf(&b, "P%03d,n%d,%c,%s,%d,%c\n", i+1, i, 'u'+rune(i%3), a, i%2*3+i%7, 'x'+rune(i%2))
+	}
+	return b.String()
+}
+
+func TestLoadMessyFile(t *testing.T) {
+	csv := messyFile()
+	_, e := newSession().Load(protocol.Load{CSV: csv, TestFrac: 0.15})
+	if e == nil || !strings.Contains(e.Message, "line 5, column 4") || !slices.Equal(e.Holes, []int{0, 0, 0, 4, 0, 0}) {
+		t.Fatalf("missing values refused: %+v", e)
+	}
+	ds, e := newSession().Load(protocol.Load{CSV: csv, TestFrac: 0.15, Missing: "drop"})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if ds.Rows != 36 || !slices.Equal(ds.Features, []string{"a", "b"}) || !strings.Contains(ds.Notice, `3 text columns ("id", "name", "kind") were left out`) ||
+		!strings.Contains(ds.Notice, "4 rows with missing values were dropped") || !slices.Equal(ds.Roles, []string{"excluded", "excluded", "excluded", "feature", "feature", "label"}) {
+		t.Errorf("dropped: %d rows, features %q, roles %q, notice %q", ds.Rows, ds.Features, ds.Roles, ds.Notice)
+	}
+	ds, e = newSession().Load(protocol.Load{CSV: csv, TestFrac: 0.15, Missing: "mean", OneHot: []string{"kind"}, ID: "id", Exclude: []string{"name"}})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if ds.Rows != 40 || ds.Missing != 4 || ds.MissingRows != 4 || ds.IDName != "id" || len(ds.Features) != 5 ||
+		!strings.Contains(ds.Notice, "4 missing values in 4 rows are filled with the training mean") ||
+		!slices.Equal(ds.Roles, []string{"id", "excluded", "one-hot", "feature", "feature", "label"}) {
+		t.Errorf("filled: %d rows, %d missing in %d rows, features %q, roles %q, notice %q", ds.Rows, ds.Missing, ds.MissingRows, ds.Features, ds.Roles, ds.Notice)
+	}
+	if _, e := newSession().Load(protocol.Load{CSV: csv, Missing: "fill"}); e == nil || !strings.Contains(e.Message, "error, drop or mean") {
+		t.Errorf("bad missing choice: %v", e)
+	}
+}
+
+// A triplet file names rows by number or by id; triplets touching a
+// held-out row are left out; training on them swaps none unless asked.
+func TestTripletFile(t *testing.T) {
+	s := newSession()
+	csv := messyFile()
+	ds, e := s.Load(protocol.Load{CSV: csv, TestFrac: 0.15, Missing: "mean", ID: "id"})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	// Each row i gets the triplet (i, next of its class, next of the other
+	// class), by file row number from 1 and by id.
+	var byRow, byID strings.Builder
+	byRow.WriteString("anchor,similar,dissimilar\n")
+	for i := 1; i <= 36; i++ {
+		fmt.Fprintf(&byRow, "%d,%d,%d\n", i, i+2, i+3)
+		fmt.Fprintf(&byID, "P%03d,P%03d,P%03d\n", i, i+2, i+3)
+	}
+	set, e := s.Triplets(protocol.Triplets{CSV: byRow.String(), FileName: "t.csv", By: "row1"})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	test := map[int]bool{}
+	for i := range ds.Rows {
+		test[i] = true
+	}
+	res, e := s.Train(context.Background(), protocol.Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, KSame: 3, KDiff: 3, FromFile: true}, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	for _, i := range res.Test {
+		delete(test, i)
+	}
+	// Count by hand the triplets whose three rows all train.
+	want := 0
+	for i := 0; i < 36; i++ {
+		if test[i] && test[i+2] && test[i+3] {
+			want++
+		}
+	}
+	if set.Count != 36 || set.Used != want || set.HeldOut != 36-want || res.Triplets != want || res.Swapped != 0 {
+		t.Errorf("read %d, used %d (want %d), held out %d; trained on %d, %d swapped", set.Count, set.Used, want, set.HeldOut, res.Triplets, res.Swapped)
+	}
+	set2, e := s.Triplets(protocol.Triplets{CSV: byID.String(), FileName: "ids.csv", By: "id"})
+	if e != nil || *set2 != (protocol.TripletSet{FileName: "ids.csv", Count: 36, Used: want, HeldOut: 36 - want}) {
+		t.Fatalf("by id: %+v %v", set2, e)
+	}
+	// The same triplets by id: the same problem, the same answer.
+	res2, e := s.Train(context.Background(), protocol.Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, KSame: 3, KDiff: 3, FromFile: true}, func(*protocol.Progress) {})
+	if e != nil || !slices.Equal(res2.A, res.A) {
+		t.Errorf("by id gave another A: %v", e)
+	}
+	swapped, e := s.Train(context.Background(), protocol.Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, KSame: 3, KDiff: 3, FromFile: true, Flip: 0.3, Seed: 2}, func(*protocol.Progress) {})
+	if e != nil || swapped.Swapped == 0 {
+		t.Errorf("asked to swap 30%%: %d swapped, %v", swapped.Swapped, e)
+	}
+	for _, c := range []struct {
+		csv, by string
+		want    []string
+	}{
+		{"1,2,3\n4,5,41\n", "row1", []string{"t.csv: line 2, column 3 (\"dissimilar\")", "row 41 is out of range", "1 to 40"}},
+		{"P001,P002,P003\nP004,P004,P005\n", "id", []string{"line 2", "repeats a row"}},
+		{"1,2,3\n", "row2", []string{"expected row0, row1 or id"}},
+		{"", "row0", []string{"empty"}},
+	} {
+		if _, e := s.Triplets(protocol.Triplets{CSV: c.csv, FileName: "t.csv", By: c.by}); e == nil || !containsAll(e.Message, c.want) {
+			t.Errorf("%q by %s: %v, want %q", c.csv, c.by, e, c.want)
+		}
+	}
+	// Loading data forgets the triplet file: its rows may be other rows now.
+	load(t, s, "Iris")
+	if _, e := s.Train(context.Background(), protocol.Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, KSame: 3, KDiff: 3, FromFile: true}, func(*protocol.Progress) {}); e == nil || !strings.Contains(e.Message, "no triplet file is loaded") {
+		t.Errorf("train from a forgotten file: %v", e)
+	}
+	if _, e := s.Triplets(protocol.Triplets{CSV: "1,2,3\n", By: "id"}); e == nil || !strings.Contains(e.Message, "has no id column") {
+		t.Errorf("by id without ids: %v", e)
+	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }

@@ -121,6 +121,13 @@ func (w *worker) handle(m protocol.Message) {
 			return
 		}
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: ds})
+	case protocol.KindTriplets:
+		set, e := w.session.Triplets(*m.Triplets)
+		if e != nil {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: e})
+			return
+		}
+		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindTripletSet, TripletSet: set})
 	case protocol.KindTrain:
 		ctx, cancel := context.WithCancel(context.Background())
 		w.mu.Lock()
