@@ -152,12 +152,11 @@ func TestUpload(t *testing.T) {
 		b.WriteString(c + ";" + strconv.Itoa(10+i%2*5+i%7) + ";" + strconv.Itoa(3+i%2*4+i%3) + ";" + strconv.Itoa(i%5) + "\n")
 	}
 	p.upload(writeCSV(t, "pets.csv", b.String()))
-	// With the default label (the last column) the file cannot be read:
-	// species, text, would be a feature. The page says where, keeps Iris,
-	// and offers the file's columns for the label.
-	p.poll(`document.querySelectorAll('[data-testid="label-select"] option').length === 4`, 10*time.Second)
-	if m := p.text("message"); !strings.Contains(m, `column 1 ("species")`) || !strings.Contains(p.text("failed-file"), "Iris stays loaded") {
-		t.Errorf("message %q, note %q", m, p.text("failed-file"))
+	// With the default label (the last column), species, text, is left out
+	// and the notice says so; the label choice offers the file's columns.
+	p.poll(`document.querySelectorAll('[data-testid="label-select"] option').length === 4 && document.querySelector('[data-testid="dataset-select"]').selectedOptions[0].textContent.includes("pets.csv")`, 10*time.Second)
+	if m := p.text("message"); !strings.Contains(m, `1 text column ("species") was left out`) {
+		t.Errorf("message %q", m)
 	}
 	p.set("label-select", "species")
 	p.poll(`document.querySelector('[data-testid="label-select"]').value === "species" && !document.querySelector('[data-testid="train"]').disabled`, 10*time.Second)
@@ -197,8 +196,8 @@ func TestBrokenCSV(t *testing.T) {
 		var selected string
 		p.eval(`document.querySelector('[data-testid="train"]').disabled`, &disabled)
 		p.eval(`document.querySelector('[data-testid="dataset-select"]').value`, &selected)
-		if disabled || selected != "Iris" || !strings.Contains(p.text("failed-file"), c.name+" could not be read") {
-			t.Errorf("%s: Train disabled %v, dataset %q, note %q", c.name, disabled, selected, p.text("failed-file"))
+		if disabled || selected != "Iris" || !strings.Contains(p.text("failed-file"), c.name+" could not be read") || p.text("train") != "Train Iris (still loaded)" {
+			t.Errorf("%s: Train disabled %v, dataset %q, note %q, button %q", c.name, disabled, selected, p.text("failed-file"), p.text("train"))
 		}
 		if got := p.text("error-learned"); got == "—" {
 			t.Errorf("%s: the result before the failed file is gone", c.name)

@@ -33,7 +33,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 		vecty.If(shown("lesson"), &Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}),
 		vecty.If(shown("guide"), a.guide),
 		vecty.If(shown("data"), &DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open}),
-		vecty.If(shown("side"), &Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d) }}),
+		vecty.If(shown("side"), &Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, a.glue.openTriplets) }}),
 		vecty.If(shown("params"), &Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}),
 	)
 	views := elem.Div(vecty.Markup(vecty.Class("views")),

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -27,12 +28,19 @@ type DataProps struct {
 	Columns                  []string          // of the last file read
 	Preview                  [][]string
 	Header                   bool
-	View                     store.View // which controls are hidden
+	Table                    protocol.Table // of Columns
+	Read                     store.Read     // how the file is read (the failed file's, if one failed)
+	View                     store.View     // which controls are hidden
 }
 
 func dataProps(s *store.State) DataProps {
+	read := s.Read
+	if s.Failed != nil {
+		read = s.Failed.Read
+	}
 	return DataProps{Ready: s.Ready, Loading: s.Loading, Builtins: s.Builtins, Dataset: s.Params.Dataset, Label: s.Params.Label,
-		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header, View: s.Params.View}
+		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header,
+		Table: s.Table, Read: read, View: s.Params.View}
 }
 
 // DataPanel is panel 1: the dataset, the file, the label column, a preview.
@@ -43,12 +51,15 @@ type DataPanel struct {
 	Dispatch func(store.Action)   `vecty:"prop"`
 	Open     func(files js.Value) `vecty:"prop"`
 	dragging bool
+	// The column chooser's rows are rendered only while it is open: a file
+	// of 200 columns would otherwise cost a long render on every load.
+	columnsOpen bool
 }
 
 // SkipRender skips the panel while nothing it shows changed.
 func (p *DataPanel) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*DataPanel)
-	return ok && reflect.DeepEqual(q.Props, p.Props) && q.dragging == p.dragging
+	return ok && reflect.DeepEqual(q.Props, p.Props) && q.dragging == p.dragging && q.columnsOpen == p.columnsOpen
 }
 
 func (p *DataPanel) Render() vecty.ComponentOrHTML {
@@ -96,26 +107,172 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 					e.Target.Set("value", "")
 				}))),
 		),
-		elem.Small(vecty.Text(" or drop one here. Numeric features, one label column; a header row, commas, semicolons or tabs are detected. A saved run (.json) opens again.")),
+		elem.Small(vecty.Text(" or drop one here. One label column; text columns (ids, names) are left out unless you choose otherwise under Columns; a header row, commas, semicolons or tabs are detected. A saved run (.json) opens again.")),
 	)
 
 	var failed vecty.MarkupOrChild
 	if f := s.Failed; f != nil {
-		kept := "No dataset is loaded."
+		kept := "No dataset is loaded, so Train is off."
 		if s.Data != nil {
-			kept = s.Data.Name + " stays loaded."
+			kept = s.Data.Name + " stays loaded, and Train trains it."
 		}
 		failed = elem.Paragraph(vecty.Markup(vecty.Class("failed"), vecty.Data("testid", "failed-file")),
-			vecty.Text(f.FileName+" could not be read (see the message above); "+kept+" Choose its label column, or fix the file and upload it again. Its first rows:"))
+			vecty.Text(f.FileName+" could not be read (see the message above); "+kept+" Choose its label column, its columns or what to do with missing values, or fix the file and upload it again. Its first rows:"))
 	}
 	return panel("1 · Data", "data",
 		vecty.If(!s.View.Hides("dataset"), elem.Label(vecty.Text("Dataset "), elem.Select(opts...))),
 		vecty.If(!s.View.Hides("upload"), drop),
 		labelChoice(s, d),
+		missingChoice(s, d),
+		p.columnChooser(s, d),
 		summary(s),
 		failed,
 		preview(s),
 	)
+}
+
+// holes counts the missing cells of the columns that are read (not
+// excluded, not the label).
+func holes(s DataProps) int {
+	n := 0
+	for j, h := range s.Table.Holes {
+		if r := role(s, j); r == "feature" || r == "one-hot" {
+			n += h
+		}
+	}
+	return n
+}
+
+// missingChoice is what to do with missing values (NA, ?, NaN, empty):
+// refuse the file, drop the rows, or fill them with the training mean.
+// Shown when the file has some, or a choice was made.
+func missingChoice(s DataProps, d func(store.Action)) vecty.MarkupOrChild {
+	n := holes(s)
+	if n == 0 && s.Read.Missing == "" {
+		return nil
+	}
+	opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "missing"),
+		event.Change(func(e *vecty.Event) { d(store.SetMissing{Value: e.Target.Get("value").String()}) }))}
+	for _, o := range []struct{ value, text string }{{"", "refuse the file"}, {"drop", "drop those rows"}, {"mean", "fill with the training mean"}} {
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(o.value), vecty.Property("selected", o.value == s.Read.Missing)), vecty.Text(o.text)))
+	}
+	return elem.Label(vecty.Text("Missing values "), elem.Select(opts...),
+		elem.Small(vecty.Markup(vecty.Data("testid", "missing-count")), vecty.Text(" "+plural(n, "missing cell", "missing cells")+" (NA, ?, NaN or empty) in the columns read")))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
+// columnKey names column j as the worker takes it: its header name, or
+// its 0-based index in a file without a header.
+func columnKey(s DataProps, j int) string {
+	if s.Header {
+		return s.Columns[j]
+	}
+	return strconv.Itoa(j)
+}
+
+// role is column j's role: as read, or (when the file failed) as the
+// reading asks, else its kind's default.
+func role(s DataProps, j int) string {
+	if j < len(s.Table.Roles) && s.Table.Roles[j] != "" {
+		return s.Table.Roles[j]
+	}
+	k := columnKey(s, j)
+	last := len(s.Columns) - 1
+	switch {
+	case k == s.Read.ID:
+		return "id"
+	case slices.Contains(s.Read.Exclude, k):
+		return "excluded"
+	case slices.Contains(s.Read.OneHot, k):
+		return "one-hot"
+	case s.Failed != nil && (k == s.Failed.Label || s.Failed.Label == "" && j == last):
+		return "label"
+	case j < len(s.Table.Kinds) && s.Table.Kinds[j] == "number":
+		return "feature"
+	}
+	return "excluded"
+}
+
+// columnChooser lists every column with its kind, distinct values and
+// missing cells, and lets the user choose its role: a feature, left out,
+// one-hot encoded (up to 12 values), or the rows' id (for a triplet file).
+func (p *DataPanel) columnChooser(s DataProps, d func(store.Action)) vecty.MarkupOrChild {
+	t := s.Table
+	if len(t.Kinds) != len(s.Columns) || len(s.Columns) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	for j := range s.Columns {
+		count[role(s, j)]++
+	}
+	summary := plural(count["feature"], "feature", "features")
+	for _, r := range []struct{ role, text string }{{"one-hot", "one-hot"}, {"excluded", "left out"}, {"id", "id"}} {
+		if count[r.role] > 0 {
+			summary += ", " + itoa(count[r.role]) + " " + r.text
+		}
+	}
+	var rows []vecty.MarkupOrChild
+	if p.columnsOpen {
+		rows = append(rows, elem.TableRow(elem.TableHeader(vecty.Text("Column")), elem.TableHeader(vecty.Text("Values")), elem.TableHeader(vecty.Text("Use as"))))
+		for j, c := range s.Columns {
+			rows = append(rows, p.columnRow(s, d, j, c))
+		}
+	}
+	return elem.Details(vecty.Markup(vecty.Data("testid", "columns"), vecty.Class("columns"), vecty.Property("open", p.columnsOpen),
+		&vecty.EventListener{Name: "toggle", Listener: func(e *vecty.Event) {
+			if open := e.Target.Get("open").Bool(); open != p.columnsOpen {
+				p.columnsOpen = open
+				vecty.Rerender(p)
+			}
+		}}),
+		elem.Summary(vecty.Text("Columns: "+summary)),
+		vecty.If(p.columnsOpen, elem.Div(vecty.Markup(vecty.Class("preview")), elem.Table(rows...))),
+	)
+}
+
+func (p *DataPanel) columnRow(s DataProps, d func(store.Action), j int, name string) *vecty.HTML {
+	t := s.Table
+	kind, levels := t.Kinds[j], t.Levels[j]
+	what := kind
+	switch {
+	case kind == "empty":
+		what = "empty"
+	case levels > store.MaxLevels:
+		what += ", many values"
+	default:
+		what += ", " + plural(levels, "value", "values")
+	}
+	if t.Holes[j] > 0 {
+		what += ", " + itoa(t.Holes[j]) + " missing"
+	}
+	current := role(s, j)
+	var use vecty.MarkupOrChild = vecty.Text(current)
+	if current != "label" {
+		key := columnKey(s, j)
+		opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "role-"+strconv.Itoa(j)), vecty.Attribute("aria-label", "use of column "+name),
+			event.Change(func(e *vecty.Event) { d(store.SetRole{Column: key, Role: e.Target.Get("value").String()}) }))}
+		for _, r := range []struct {
+			role, text string
+			ok         bool
+		}{
+			{"feature", "feature", kind == "number"},
+			{"excluded", "left out", true},
+			{"one-hot", "one-hot (a 0/1 feature per value)", kind != "empty" && levels <= store.MaxLevels},
+			{"id", "row id (for a triplet file)", kind != "empty"},
+		} {
+			if r.ok || r.role == current {
+				opts = append(opts, elem.Option(vecty.Markup(prop.Value(r.role), vecty.Property("selected", r.role == current)), vecty.Text(r.text)))
+			}
+		}
+		use = elem.Select(opts...)
+	}
+	return elem.TableRow(elem.TableData(vecty.Text(name)), elem.TableData(vecty.Text(what)), elem.TableData(use))
 }
 
 func labelChoice(s DataProps, d func(store.Action)) *vecty.HTML {
@@ -147,17 +304,17 @@ func labelChoice(s DataProps, d func(store.Action)) *vecty.HTML {
 
 func summary(s DataProps) *vecty.HTML {
 	if s.Loading {
-		return elem.Paragraph(vecty.Markup(vecty.Class("summary")), vecty.Text("Loading…"))
+		return elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "summary")), vecty.Text("Loading…"))
 	}
 	ds := s.Data
 	if ds == nil {
-		return elem.Paragraph(vecty.Markup(vecty.Class("summary")))
+		return elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "summary")))
 	}
 	var counts []string
 	for i, c := range ds.Classes {
 		counts = append(counts, c+" "+strconv.Itoa(ds.ClassCounts[i]))
 	}
-	return elem.Paragraph(vecty.Markup(vecty.Class("summary")),
+	return elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "summary")),
 		vecty.Text(ds.Name+": "+itoa(ds.Rows)+" rows, "+itoa(len(ds.Features))+" features, label “"+ds.LabelName+"” with "+itoa(len(ds.Classes))+
 			" classes ("+strings.Join(counts, ", ")+"); "+itoa(ds.Train)+" rows train, "+itoa(ds.Test)+" are held out for the test error."))
 }

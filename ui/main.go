@@ -162,6 +162,16 @@ const maxUpload = spec.MaxFileBytes
 // text, and dispatches it (or why it could not be read). Reading is
 // asynchronous; it belongs here, not to a component's render.
 func (g *glue) open(files js.Value) {
+	g.read(files, func(name, text string) store.Action { return store.Upload{Name: name, Text: text} })
+}
+
+// openTriplets reads a triplet file as open reads a data file.
+func (g *glue) openTriplets(files js.Value) {
+	g.read(files, func(name, text string) store.Action { return store.UploadTriplets{Name: name, Text: text} })
+}
+
+// read reads the first of files as text and dispatches what got makes of it.
+func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 	if files.Length() == 0 {
 		return
 	}
@@ -175,7 +185,7 @@ func (g *glue) open(files js.Value) {
 	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		ok.Release()
 		fail.Release()
-		g.Dispatch(store.Upload{Name: name, Text: args[0].String()})
+		g.Dispatch(got(name, args[0].String()))
 		return nil
 	})
 	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {

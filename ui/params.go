@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall/js"
 
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
@@ -14,7 +15,17 @@ import (
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/protocol"
 )
+
+// trainText is Train's label: after a file failed to load, it names the
+// dataset that is still loaded, which it would train.
+func trainText(still string) string {
+	if still != "" {
+		return "Train " + still + " (still loaded)"
+	}
+	return "Train"
+}
 
 // lambdaGrid is the paper's grid for λ: the log-scale slider's stops.
 var lambdaGrid = spec.LambdaGrid
@@ -35,12 +46,21 @@ type SideProps struct {
 	Train              int  // training rows of the loaded dataset
 	HasData, HasResult bool // whether a dataset is loaded, a run finished
 	Triplets, Swapped  int  // of the last run
+	// The triplet file: its name, how it names rows, what was read of it,
+	// whether runs use it; IDName is the dataset's id column, if any.
+	File, By, IDName string
+	Set              *protocol.TripletSet
+	FromFile, Busy   bool
 }
 
 func sideProps(s *store.State) SideProps {
-	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil}
+	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil,
+		By: s.TripletsBy, Set: s.Triplets, FromFile: s.FromFile, Busy: s.TripletsLoading}
 	if s.Data != nil {
-		p.Train = s.Data.Train
+		p.Train, p.IDName = s.Data.Train, s.Data.IDName
+	}
+	if s.TripletFile != nil {
+		p.File = s.TripletFile.Name
 	}
 	if r := s.Result; r != nil {
 		p.Triplets, p.Swapped = r.Triplets, r.Swapped
@@ -48,25 +68,82 @@ func sideProps(s *store.State) SideProps {
 	return p
 }
 
-// sidePanel is panel 2: how triplets are drawn from the labels, and noise.
-func sidePanel(s SideProps, d func(store.Action)) *vecty.HTML {
+// sidePanel is panel 2: the triplets, drawn from the labels or read from
+// a file, and injected noise.
+func sidePanel(s SideProps, d func(store.Action), openTriplets func(js.Value)) *vecty.HTML {
 	p := s.Params
 	count := "Load a dataset to see how many triplets it gives."
 	if s.HasData {
-		count = itoa(s.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(s.Train*p.KSame*p.KDiff) +
-			" triplets; about " + strconv.FormatFloat(p.Flip*float64(s.Train*p.KSame*p.KDiff), 'f', 0, 64) + " will be swapped."
+		n := s.Train * p.KSame * p.KDiff
+		count = itoa(s.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(n) + " triplets"
+		if s.FromFile && s.Set != nil {
+			n = s.Set.Used
+			count = "From " + s.Set.FileName + ": " + itoa(n) + " triplets"
+		}
+		count += "; about " + strconv.FormatFloat(p.Flip*float64(n), 'f', 0, 64) + " will be swapped."
 	}
 	if s.HasResult {
 		count = "Last run: " + itoa(s.Triplets) + " triplets, " + itoa(s.Swapped) + " of them swapped."
 	}
 	return panel("2 · Side information", "side",
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each training point x gives triplets (x, y, z): y one of its k_same nearest points of the same class, z one of its k_diff nearest of another class.")),
-		elem.Div(vecty.Markup(vecty.Class("row")),
+		vecty.If(!p.View.Hides("upload"), tripletSource(s, d, openTriplets)),
+		vecty.If(!s.FromFile, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each training point x gives triplets (x, y, z): y one of its k_same nearest points of the same class, z one of its k_diff nearest of another class."))),
+		vecty.If(!s.FromFile, elem.Div(vecty.Markup(vecty.Class("row")),
 			elem.Label(vecty.Text("k_same "), intInput("k-same", p.KSame, func(v int) { d(store.SetKSame{Value: v}) }, d, "k_same")),
 			elem.Label(vecty.Text("k_diff "), intInput("k-diff", p.KDiff, func(v int) { d(store.SetKDiff{Value: v}) }, d, "k_diff")),
-		),
+		)),
 		vecty.If(!p.View.Hides("noise"), slider("Injected noise: swap each triplet with probability ", "flip", 0, 0.5, p.Flip, func(v float64) { d(store.SetFlip{Value: v}) })),
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "triplet-count"), vecty.Class("hint")), vecty.Text(count)),
+	)
+}
+
+// tripletSource chooses where the triplets come from: the labels, or a
+// file "anchor,similar,dissimilar" naming rows by number or by id.
+func tripletSource(s SideProps, d func(store.Action), openTriplets func(js.Value)) *vecty.HTML {
+	src := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "triplet-source"), prop.Disabled(s.Set == nil && !s.FromFile),
+		event.Change(func(e *vecty.Event) { d(store.UseTriplets{FromFile: e.Target.Get("value").String() == "file"}) }))}
+	fileText := "a file (upload one below)"
+	if s.Set != nil {
+		fileText = "the file " + s.Set.FileName
+	}
+	for _, o := range []struct{ value, text string }{{"labels", "the labels (nearest neighbours)"}, {"file", fileText}} {
+		src = append(src, elem.Option(vecty.Markup(prop.Value(o.value), vecty.Property("selected", (o.value == "file") == s.FromFile)), vecty.Text(o.text)))
+	}
+	by := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "triplets-by"), vecty.Attribute("aria-label", "how the triplet file names rows"),
+		event.Change(func(e *vecty.Event) { d(store.SetTripletsBy{Value: e.Target.Get("value").String()}) }))}
+	idText := "values of the id column (choose one under Columns)"
+	if s.IDName != "" {
+		idText = "values of the id column “" + s.IDName + "”"
+	}
+	for _, o := range []struct{ value, text string }{{"row0", "row numbers from 0"}, {"row1", "row numbers from 1"}, {"id", idText}} {
+		by = append(by, elem.Option(vecty.Markup(prop.Value(o.value), vecty.Property("selected", o.value == s.By)), vecty.Text(o.text)))
+	}
+	status := "A file of lines “anchor,similar,dissimilar” (x is closer to y than to z): real side information, not labels. η then applies to its triplets as given."
+	switch {
+	case s.Busy:
+		status = "Reading " + s.File + "…"
+	case s.Set != nil:
+		status = s.Set.FileName + ": " + itoa(s.Set.Count) + " triplets read, " + itoa(s.Set.Used) + " among the training rows"
+		if s.Set.HeldOut > 0 {
+			status += " (" + itoa(s.Set.HeldOut) + " touch a held-out row and are left out, so that the test error stays honest)"
+		}
+		status += "."
+	case s.File != "":
+		status = s.File + " could not be read (see the message above); the labels' triplets are used."
+	}
+	return elem.Div(
+		elem.Label(vecty.Text("Triplets from "), elem.Select(src...)),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Label(vecty.Markup(vecty.Class("file")), vecty.Text("Triplet file "),
+				elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "triplets-input"), prop.Disabled(!s.HasData),
+					vecty.Attribute("accept", ".csv,.tsv,.txt,text/csv"),
+					event.Change(func(e *vecty.Event) {
+						openTriplets(e.Target.Get("files"))
+						e.Target.Set("value", "")
+					})))),
+			elem.Label(vecty.Text("naming rows by "), elem.Select(by...)),
+		),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "triplets-file")), vecty.Text(status)),
 	)
 }
 
@@ -74,12 +151,17 @@ func sidePanel(s SideProps, d func(store.Action)) *vecty.HTML {
 type ParamProps struct {
 	Params                       store.Params
 	CanTrain, Running, HasResult bool
-	Warm                         bool // the last run started from the previous solution
+	Warm                         bool   // the last run started from the previous solution
+	Still                        string // the dataset still loaded after a file failed to load
 }
 
 func paramProps(s *store.State) ParamProps {
-	return ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running,
+	p := ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running,
 		HasResult: s.Result != nil, Warm: s.Result != nil && s.Result.Warm}
+	if s.Failed != nil && s.Data != nil {
+		p.Still = s.Data.Name
+	}
+	return p
 }
 
 // paramPanel is panel 3: η, λ, the method, the tolerance, the seed, and
@@ -139,7 +221,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 		),
 		elem.Div(vecty.Markup(vecty.Class("buttons")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain || running),
-				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text("Train")),
+				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text(trainText(s.Still))),
 			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), prop.Disabled(!running),
 				event.Click(func(*vecty.Event) { d(store.Stop{}) })), vecty.Text("Stop")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(!s.HasResult && !running),

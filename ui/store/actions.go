@@ -7,22 +7,27 @@ type Action interface{ isAction() }
 
 // User actions.
 type (
-	SelectBuiltin struct{ Name string }
-	Upload        struct{ Name, Text string }
-	UploadFailed  struct{ Message string } // the browser could not read the file
-	ChooseLabel   struct{ Column string }
-	SetKSame      struct{ Value int }
-	SetKDiff      struct{ Value int }
-	SetFlip       struct{ Value float64 }
-	SetEta        struct{ Value float64 }
-	SetLambda     struct{ Value float64 }
-	SetMethod     struct{ Value string }
-	SetTol        struct{ Value float64 }
-	SetSeed       struct{ Value uint64 }
-	Train         struct{}
-	Stop          struct{}
-	Reset         struct{}
-	Invalid       struct{ Message string } // a typed value that is not a number, say
+	SelectBuiltin  struct{ Name string }
+	Upload         struct{ Name, Text string }
+	UploadFailed   struct{ Message string } // the browser could not read the file
+	ChooseLabel    struct{ Column string }
+	SetMissing     struct{ Value string }        // "", "drop" or "mean" (Read.Missing)
+	SetRole        struct{ Column, Role string } // "feature", "excluded", "one-hot" or "id"
+	UploadTriplets struct{ Name, Text string }   // a triplet file
+	SetTripletsBy  struct{ Value string }        // "row0", "row1" or "id"
+	UseTriplets    struct{ FromFile bool }       // the file's triplets, or the labels'
+	SetKSame       struct{ Value int }
+	SetKDiff       struct{ Value int }
+	SetFlip        struct{ Value float64 }
+	SetEta         struct{ Value float64 }
+	SetLambda      struct{ Value float64 }
+	SetMethod      struct{ Value string }
+	SetTol         struct{ Value float64 }
+	SetSeed        struct{ Value uint64 }
+	Train          struct{}
+	Stop           struct{}
+	Reset          struct{}
+	Invalid        struct{ Message string } // a typed value that is not a number, say
 
 	Pin            struct{}              // keep the last result as a column
 	Unpin          struct{ Index int }   // remove a column
@@ -48,6 +53,11 @@ func (SelectBuiltin) isAction()  {}
 func (Upload) isAction()         {}
 func (UploadFailed) isAction()   {}
 func (ChooseLabel) isAction()    {}
+func (SetMissing) isAction()     {}
+func (SetRole) isAction()        {}
+func (UploadTriplets) isAction() {}
+func (SetTripletsBy) isAction()  {}
+func (UseTriplets) isAction()    {}
 func (SetKSame) isAction()       {}
 func (SetKDiff) isAction()       {}
 func (SetFlip) isAction()        {}

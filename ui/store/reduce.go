@@ -28,12 +28,34 @@ func Reduce(s *State, a Action) []protocol.Message {
 	case UploadFailed:
 		s.setError(a.Message)
 	case ChooseLabel:
-		switch {
-		case s.Failed != nil:
-			f := s.Failed
-			return s.load(source{file: f.FileName, csv: f.CSV, label: a.Column})
-		case p.Dataset == "" && p.Label != a.Column:
-			return s.load(source{file: s.FileName, csv: s.CSV, label: a.Column})
+		src := s.retry()
+		if src.dataset == "" && (s.Failed != nil || src.label != a.Column) {
+			src.label = a.Column
+			src.read = src.read.with(a.Column, "label")
+			return s.load(src)
+		}
+	case SetMissing:
+		src := s.retry()
+		src.read.Missing = a.Value
+		return s.load(src)
+	case SetRole:
+		src := s.retry()
+		src.read = src.read.with(a.Column, a.Role)
+		return s.load(src)
+	case UploadTriplets:
+		s.TripletFile = &TripletFile{Name: a.Name, CSV: a.Text}
+		return s.readTriplets(true)
+	case SetTripletsBy:
+		s.TripletsBy = a.Value
+		if s.TripletFile != nil {
+			return s.readTriplets(!s.FromFile)
+		}
+	case UseTriplets:
+		if a.FromFile && s.Triplets == nil {
+			return nil
+		}
+		if s.FromFile != a.FromFile {
+			s.FromFile, s.Edits = a.FromFile, Edits{}
 		}
 	case SetKSame:
 		p.KSame, s.Edits = a.Value, Edits{}
@@ -159,14 +181,73 @@ func (s *State) clearRun() {
 	s.Version++
 }
 
-// source is what a load reads: a built-in dataset, or a file's text with
-// the label column chosen for it.
+// source is what a load reads: a built-in dataset, or a file's text, with
+// the label column and the reading chosen for it.
 type source struct {
 	dataset, label, file, csv string
+	read                      Read
 }
 
 func (s *State) current() source {
-	return source{dataset: s.Params.Dataset, label: s.Params.Label, file: s.FileName, csv: s.CSV}
+	return source{dataset: s.Params.Dataset, label: s.Params.Label, file: s.FileName, csv: s.CSV, read: s.Read}
+}
+
+// retry is the source a new reading choice (label, columns, missing
+// values) applies to: the file that failed, if one did, else the current
+// one.
+func (s *State) retry() source {
+	if f := s.Failed; f != nil {
+		return f.src
+	}
+	return s.current()
+}
+
+// same says whether a and b read the same data (perhaps differently).
+func (a source) same(b source) bool {
+	return a.dataset == b.dataset && a.file == b.file && a.csv == b.csv
+}
+
+// with returns r with column c given role: "feature" (the default for a
+// number column), "excluded", "one-hot", "id", or "label" (which the label
+// choice sets: c leaves every list).
+func (r Read) with(c, role string) Read {
+	out := Read{Missing: r.Missing}
+	for _, e := range r.Exclude {
+		if e != c {
+			out.Exclude = append(out.Exclude, e)
+		}
+	}
+	for _, e := range r.OneHot {
+		if e != c {
+			out.OneHot = append(out.OneHot, e)
+		}
+	}
+	if r.ID != c {
+		out.ID = r.ID
+	}
+	switch role {
+	case "excluded":
+		out.Exclude = append(out.Exclude, c)
+	case "one-hot":
+		out.OneHot = append(out.OneHot, c)
+	case "id":
+		out.ID = c
+	}
+	return out
+}
+
+// readTriplets asks the worker to read the triplet file for the loaded
+// dataset; first says it is a new file (on success the run uses it, with
+// no injected swaps until asked).
+func (s *State) readTriplets(first bool) []protocol.Message {
+	f := s.TripletFile
+	if f == nil || !s.Ready {
+		return nil
+	}
+	out := s.abandonRun()
+	s.TripletsLoading, s.tripletsFirst = true, first
+	s.tripletsID = s.id()
+	return append(out, protocol.Message{ID: s.tripletsID, Kind: protocol.KindTriplets, Triplets: &protocol.Triplets{CSV: f.CSV, FileName: f.Name, By: s.TripletsBy}})
 }
 
 // load asks for a dataset. Until it is read, the current one stays: a file
@@ -187,7 +268,9 @@ func (s *State) load(src source) []protocol.Message {
 	}
 	s.Loading = true
 	s.LoadID = s.id()
-	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: TestFrac, Seed: s.Params.Seed}
+	r := src.read
+	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: TestFrac, Seed: s.Params.Seed,
+		Missing: r.Missing, Exclude: r.Exclude, OneHot: r.OneHot, ID: r.ID}
 	if src.dataset == "" {
 		req.CSV, req.FileName = src.csv, src.file
 	}
@@ -208,7 +291,11 @@ func (s *State) abandonRun() []protocol.Message {
 
 // use makes src the current dataset's source.
 func (s *State) use(src source) {
-	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV = src.dataset, src.label, src.file, src.csv
+	if !src.same(s.current()) {
+		// A triplet file names rows of the data it came with.
+		s.TripletFile, s.Triplets, s.FromFile = nil, nil, false
+	}
+	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV, s.Read = src.dataset, src.label, src.file, src.csv, src.read
 	s.Failed = nil
 }
 
@@ -243,7 +330,7 @@ func (s *State) train(warm bool) []protocol.Message {
 	p := s.Params
 	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
 		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
-		Method: p.Method, Tol: p.Tol, Warm: warm, Drop: s.Edits.Drop, Reverse: s.Edits.Reverse}}}
+		Method: p.Method, Tol: p.Tol, Warm: warm, Drop: s.Edits.Drop, Reverse: s.Edits.Reverse, FromFile: s.FromFile}}}
 }
 
 func (s *State) reply(m protocol.Message) []protocol.Message {
@@ -256,7 +343,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			s.RunID = 0
 			s.clearRun() // any result was on the previous dataset
 			s.use(s.loading)
-			s.Data, s.Columns, s.Preview, s.Header = d, d.Columns, d.Preview, d.Header
+			s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
 			s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0 // of the previous dataset
 			if s.restarted && d.Notice == "" {
 				// Keep saying that the worker was restarted, now as a notice.
@@ -265,15 +352,21 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 				s.Message, s.Notice = d.Notice, d.Notice != ""
 			}
 			s.opened(d)
+			if s.TripletFile != nil {
+				// The same data read again (another seed, label or column
+				// choice): its rows and split may differ, so the triplet
+				// file is read again.
+				return s.readTriplets(false)
+			}
 		case protocol.KindError:
 			// The current dataset (if any) stays loaded in the worker and
 			// here; the file is kept aside so that another label column
 			// can be chosen for it.
 			e := m.Error
 			if src := s.loading; src.dataset == "" {
-				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label}
+				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label, Read: src.read, src: src}
 			}
-			s.Columns, s.Preview, s.Header = e.Columns, e.Preview, e.Header
+			s.Columns, s.Preview, s.Header, s.Table = e.Columns, e.Preview, e.Header, e.Table
 			s.setError(e.Message)
 			s.Pending = false
 		}
@@ -310,6 +403,31 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			} else {
 				s.setError(m.Error.Message)
 			}
+		}
+	case m.ID == s.tripletsID && s.TripletsLoading:
+		s.TripletsLoading = false
+		switch m.Kind {
+		case protocol.KindTripletSet:
+			t := m.TripletSet
+			s.Triplets = t
+			msg := t.FileName + ": " + strconv.Itoa(t.Count) + " triplets read"
+			if t.HeldOut > 0 {
+				msg += "; " + strconv.Itoa(t.HeldOut) + " touch a row held out for the test error and are left out, so " + strconv.Itoa(t.Used) + " train"
+			}
+			if s.tripletsFirst {
+				s.FromFile, s.Edits = true, Edits{}
+				if s.Params.Flip > 0 {
+					s.Params.Flip = 0
+					msg += ". Injected noise is off for them (raise it to swap some on purpose)"
+				}
+			}
+			s.Message, s.Notice = msg+".", true
+		case protocol.KindError:
+			// The labels' triplets stay in use; the file is kept, so that
+			// another way of naming rows can be tried.
+			s.Triplets, s.FromFile = nil, false
+			s.setError(m.Error.Message)
+			s.Pending = false
 		}
 	case m.ID == 0 && m.Kind == protocol.KindError:
 		s.setError(m.Error.Message)

@@ -84,7 +84,19 @@ type State struct {
 	Columns  []string          // columns of the last file read (Failed's, if set)
 	Preview  [][]string        // its first rows
 	Header   bool
-	loading  source // what the load in flight reads
+	Table    protocol.Table // kinds, roles, levels and holes of Columns
+	Read     Read           // how the current file is read (columns, missing values)
+	loading  source         // what the load in flight reads
+
+	// Triplets from a file: the file, how it names rows ("row0", "row1",
+	// "id"), what the worker read of it, and whether runs use it.
+	TripletFile     *TripletFile
+	TripletsBy      string
+	Triplets        *protocol.TripletSet
+	FromFile        bool
+	TripletsLoading bool
+	tripletsID      int
+	tripletsFirst   bool
 
 	Status   Status
 	RunID    int // request id of the current or last run
@@ -123,7 +135,26 @@ type Shared struct {
 type Failed struct {
 	FileName, CSV string
 	Label         string // the label column it was read with ("" = the last)
+	Read          Read   // and its reading
+	src           source
 }
+
+// Read is how a file is read: what the column chooser and the
+// missing-value choice set. Columns are named as the label choice names
+// them (a header name, else a 0-based index).
+type Read struct {
+	Missing string   // "" refuse the file, "drop" the rows, "mean": fill with the training mean
+	Exclude []string // columns left out
+	OneHot  []string // columns one-hot encoded
+	ID      string   // the rows' id column, for a triplet file
+}
+
+// MaxLevels is the most distinct values a column may have to be one-hot
+// encoded (core.MaxLevels; the page does not link core).
+const MaxLevels = 12
+
+// TripletFile is a triplet file the user gave.
+type TripletFile struct{ Name, CSV string }
 
 // Trace is Δ_t against t, every iteration reported.
 type Trace struct {
@@ -140,7 +171,7 @@ func (s *State) Rate() float64 {
 }
 
 // CanTrain says whether Train is enabled.
-func (s *State) CanTrain() bool { return s.Ready && s.Data != nil && !s.Loading }
+func (s *State) CanTrain() bool { return s.Ready && s.Data != nil && !s.Loading && !s.TripletsLoading }
 
 // New returns the state before the worker is up, with the given parameters.
-func New(p Params) *State { return &State{Params: p, Status: Idle} }
+func New(p Params) *State { return &State{Params: p, Status: Idle, TripletsBy: "row0"} }

@@ -410,3 +410,80 @@ func TestPresetLink(t *testing.T) {
 		t.Errorf("the preset's run: %+v", m.Train)
 	}
 }
+
+// The column chooser and the missing-value choice read the file again with
+// the choices accumulated; after a failure they apply to the failed file,
+// and the loaded dataset stays until a reading succeeds.
+func TestReadChoices(t *testing.T) {
+	s := ready(t)
+	up := one(t, Reduce(s, Upload{Name: "m.csv", Text: "id,a,k,y\n"}), protocol.KindLoad)
+	Reduce(s, Reply{protocol.Message{ID: up.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "line 3, column 2 (\"a\"): missing value", Columns: []string{"id", "a", "k", "y"}, Header: true}}})
+	if s.Failed == nil || s.Data == nil || s.Data.Name != "Iris" || !s.CanTrain() {
+		t.Fatalf("failed upload: %+v, data %+v", s.Failed, s.Data)
+	}
+	m := one(t, Reduce(s, SetMissing{Value: "mean"}), protocol.KindLoad)
+	if m.Load.FileName != "m.csv" || m.Load.Missing != "mean" || m.Load.Builtin != "" {
+		t.Fatalf("missing choice: %+v", m.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "no feature column is left"}}})
+	m = one(t, Reduce(s, SetRole{Column: "k", Role: "one-hot"}), protocol.KindLoad)
+	if m.Load.Missing != "mean" || !reflect.DeepEqual(m.Load.OneHot, []string{"k"}) {
+		t.Fatalf("one-hot on the failed file: %+v", m.Load)
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "m.csv", Rows: 40}}})
+	if s.Failed != nil || s.Data.Name != "m.csv" || s.Read.Missing != "mean" {
+		t.Fatalf("read: failed %+v, data %+v, read %+v", s.Failed, s.Data, s.Read)
+	}
+	m = one(t, Reduce(s, SetRole{Column: "id", Role: "id"}), protocol.KindLoad)
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "m.csv", Rows: 40}}})
+	m = one(t, Reduce(s, SetRole{Column: "k", Role: "excluded"}), protocol.KindLoad)
+	if m.Load.ID != "id" || len(m.Load.OneHot) != 0 || !reflect.DeepEqual(m.Load.Exclude, []string{"k"}) {
+		t.Fatalf("roles: %+v", m.Load)
+	}
+	// Choosing a column as the label takes it out of the other roles.
+	m = one(t, Reduce(s, ChooseLabel{Column: "k"}), protocol.KindLoad)
+	if m.Load.Label != "k" || len(m.Load.Exclude) != 0 || m.Load.ID != "id" {
+		t.Fatalf("label: %+v", m.Load)
+	}
+}
+
+// A triplet file is read for the loaded data, used by runs (with no
+// injected swaps unless asked), read again when the data is, and
+// forgotten with other data.
+func TestTripletFileFlow(t *testing.T) {
+	s := ready(t)
+	Reduce(s, SetFlip{Value: 0.2})
+	m := one(t, Reduce(s, UploadTriplets{Name: "t.csv", Text: "1,2,3\n"}), protocol.KindTriplets)
+	if m.Triplets.By != "row0" || m.Triplets.FileName != "t.csv" || s.CanTrain() {
+		t.Fatalf("triplets request: %+v, can train %v", m.Triplets, s.CanTrain())
+	}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindTripletSet, TripletSet: &protocol.TripletSet{FileName: "t.csv", Count: 10, Used: 8, HeldOut: 2}}})
+	if !s.FromFile || s.Params.Flip != 0 || !s.CanTrain() || !strings.Contains(s.Message, "2 touch a row held out") || !strings.Contains(s.Message, "Injected noise is off") {
+		t.Fatalf("read: from file %v, flip %v, message %q", s.FromFile, s.Params.Flip, s.Message)
+	}
+	if tr := one(t, Reduce(s, Train{}), protocol.KindTrain); !tr.Train.FromFile {
+		t.Fatal("train does not use the file")
+	}
+	Reduce(s, Reset{})
+	// A new seed reloads the data, then the file (its rows may split otherwise).
+	l := one(t, Reduce(s, SetSeed{Value: 5}), protocol.KindLoad)
+	again := one(t, Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 150}}}), protocol.KindTriplets)
+	if s.CanTrain() || !s.FromFile {
+		t.Fatal("Train enabled while the triplet file is read again")
+	}
+	// Another way of naming rows that fails: back to the labels' triplets.
+	Reduce(s, Reply{protocol.Message{ID: again.ID, Kind: protocol.KindTripletSet, TripletSet: &protocol.TripletSet{FileName: "t.csv", Count: 10, Used: 9, HeldOut: 1}}})
+	by := one(t, Reduce(s, SetTripletsBy{Value: "id"}), protocol.KindTriplets)
+	Reduce(s, Reply{protocol.Message{ID: by.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: "t.csv: line 1, column 1 (\"anchor\"): no row has the id \"1\""}}})
+	if s.FromFile || s.Triplets != nil || s.TripletFile == nil || s.Status != Error || !s.CanTrain() {
+		t.Fatalf("failed file: from file %v, set %+v, status %v", s.FromFile, s.Triplets, s.Status)
+	}
+	if tr := one(t, Reduce(s, Train{}), protocol.KindTrain); tr.Train.FromFile {
+		t.Fatal("train uses a file that failed")
+	}
+	Reduce(s, Reset{})
+	l = one(t, Reduce(s, SelectBuiltin{Name: "Wine"}), protocol.KindLoad)
+	if out := Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine", Rows: 178}}}); len(out) != 0 || s.TripletFile != nil {
+		t.Fatalf("other data keeps the triplet file: %+v", out)
+	}
+}
