@@ -276,6 +276,8 @@ func TestStop(t *testing.T) {
 	if frames < 2 {
 		t.Errorf("%d animation frames in 1 s while training: the page does not answer", frames)
 	}
+	// After a second of falling gaps, the page estimates the time left.
+	p.poll(`/^(about \d+ (s|min)|under 1 s|over an hour)$/.test(document.querySelector('[data-testid="remaining"]').textContent)`, 5*time.Second)
 	p.click("stop")
 	p.waitResult("stopped", 2500*time.Millisecond)
 	at := p.text("iteration")
@@ -285,6 +287,9 @@ func TestStop(t *testing.T) {
 	}
 	if m := p.text("message"); strings.Contains(m, "restarted") {
 		t.Errorf("Stop needed the watchdog: %q", m)
+	}
+	if r := p.text("remaining"); r != "—" {
+		t.Errorf("time left %q after Stop", r)
 	}
 }
 

@@ -42,10 +42,33 @@ type ChartProps struct {
 	Running bool
 	Rate    float64 // iterations per second so far, 0 before any
 	Done    bool    // a result is shown: the chart can be downloaded
+	// Left is the estimated time to the stopping level, in seconds, if
+	// there is an estimate (State.Remaining).
+	Left    float64
+	HasLeft bool
 }
 
 func chartProps(s *store.State) ChartProps {
-	return ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate(), Done: s.CanExport()}
+	p := ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate(), Done: s.CanExport()}
+	p.Left, p.HasLeft = s.Remaining()
+	return p
+}
+
+// leftText says how long a run still needs, roughly.
+func leftText(p ChartProps) string {
+	switch v := p.Left; {
+	case !p.Running:
+		return "—"
+	case !p.HasLeft:
+		return "estimating…"
+	case v < 1:
+		return "under 1 s"
+	case v < 90:
+		return "about " + strconv.FormatFloat(math.Ceil(v), 'f', 0, 64) + " s"
+	case v < 3600:
+		return "about " + strconv.FormatFloat(math.Ceil(v/60), 'f', 0, 64) + " min"
+	}
+	return "over an hour"
 }
 
 // with sets the chart's props and returns it, for a render.
@@ -144,10 +167,11 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 			stat("Δ_t", "gap-value", gap),
 			stat("relative gap", "rel-gap-value", rel),
 			stat("iterations/s", "rate", rate),
+			stat("to the tolerance", "remaining", leftText(s)),
 			stat("L(q)", "dual", dual),
 			stat("P(A)", "primal", primal),
 		),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|).")),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|). The time to the tolerance assumes the best Δ_t keeps falling as fast as over the last half of the run.")),
 		downloads(c.dispatch, s.Done, download{"figure", "chart (SVG)", "this chart as an SVG file"}),
 	)
 }
