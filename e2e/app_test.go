@@ -19,6 +19,14 @@ func TestNewcomer(t *testing.T) {
 	p := open(t, "")
 	p.set("dataset-select", "Iris")
 	p.waitTrainEnabled()
+	// Before any run, the Euclidean view and error are there: 150 points,
+	// and the learned view waits for a run.
+	p.poll(`[...document.querySelectorAll('[data-testid="projection-euclid"] path.pts')].reduce((s, e) => s + (e.getAttribute('d').match(/M/g) || []).length, 0) === 150`, 10*time.Second)
+	var learnedPoints string
+	p.eval(`document.querySelector('[data-testid="projection-learned"]').dataset.points`, &learnedPoints)
+	if s := p.text("projection-summary"); !regexp.MustCompile(`Euclidean \d+\.\d ?%; train to see the learned metric's`).MatchString(s) || learnedPoints != "0" {
+		t.Errorf("before a run: summary %q, learned view of %s points", s, learnedPoints)
+	}
 	p.recordStatuses()
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)

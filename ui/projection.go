@@ -34,16 +34,31 @@ const projW, projH = 300.0, 280.0
 
 func (p *Projections) Render() vecty.ComponentOrHTML {
 	r := p.Result
-	if r == nil || p.Data == nil {
+	if p.Data == nil {
 		p.hover = [2]int{-1, -1}
 		return panel("5 · Projection", "projection",
 			elem.Div(vecty.Markup(vecty.Class("pair")),
 				emptyView("projection-euclid", "Euclidean"), emptyView("projection-learned", "Learned metric")),
-			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run: the data's first two principal components, under the Euclidean metric and under the learned one.")))
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Once data is loaded: its first two principal components, under the Euclidean metric and, after a run, under the learned one.")))
 	}
+	if r == nil {
+		// Before a run: the Euclidean view the dataset came with.
+		d := p.Data
+		r = &protocol.Result{N: d.Rows, Test: d.Held, Euclid: d.Euclid, Labels: d.Labels, ErrEuclid: d.ErrEuclid, K: d.K}
+		if len(d.Euclid) != 2*d.Rows {
+			return panel("5 · Projection", "projection",
+				elem.Div(vecty.Markup(vecty.Class("pair")),
+					emptyView("projection-euclid", "Euclidean"), emptyView("projection-learned", "Learned metric")))
+		}
+	}
+	trained := p.Result != nil
 	test := make([]bool, r.N)
 	for _, i := range r.Test {
 		test[i] = true
+	}
+	learned := emptyView("projection-learned", "Learned metric: train to see it")
+	if trained {
+		learned = p.view(1, "projection-learned", "Learned metric", r, r.Learned, test)
 	}
 	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend"))}
 	for c, name := range p.Data.Classes {
@@ -53,19 +68,22 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 	legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")), vecty.Text("● training row  □ test row (held out)")))
 	return panel("5 · Projection", "projection",
 		elem.Div(vecty.Markup(vecty.Class("pair")),
-			p.view(0, "projection-euclid", "Euclidean", r.Euclid, test),
-			p.view(1, "projection-learned", "Learned metric", r.Learned, test),
+			p.view(0, "projection-euclid", "Euclidean", r, r.Euclid, test),
+			learned,
 		),
 		elem.Div(legend...),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric.")),
-		elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r))),
-		downloads(p.Dispatch, true, download{"projection", "coordinates (CSV)", "each row's class, part and both projections' coordinates"},
+		elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r, trained))),
+		downloads(p.Dispatch, trained, download{"projection", "coordinates (CSV)", "each row's class, part and both projections' coordinates"},
 			download{"projection-svg", "views (SVG)", "both views as one SVG file"}),
 	)
 }
 
 // projectionSummary says in words what the two views show.
-func projectionSummary(r *protocol.Result) string {
+func projectionSummary(r *protocol.Result, trained bool) string {
+	if !trained {
+		return itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + "; train to see the learned metric's."
+	}
 	s := itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + ", learned " + learnedError(r) + "."
 	if r.Collapsed {
 		s += " The learned view is empty: A = 0 maps every row to the same point."
@@ -79,8 +97,7 @@ func emptyView(testid, title string) *vecty.HTML {
 			svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", projW), vecty.Attribute("height", projH)))))
 }
 
-func (p *Projections) view(k int, testid, title string, xy []float64, test []bool) *vecty.HTML {
-	r := p.Result
+func (p *Projections) view(k int, testid, title string, r *protocol.Result, xy []float64, test []bool) *vecty.HTML {
 	box := draw.Box{W: projW, H: projH}
 	sc := draw.NewScatter(box, xy, 10)
 	children := []vecty.MarkupOrChild{vecty.Markup(

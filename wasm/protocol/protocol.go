@@ -136,6 +136,15 @@ type Dataset struct {
 	Missing     int    // missing cells filled with the training mean (Load.Missing "mean")
 	MissingRows int    // rows with such a cell
 	IDName      string // the id column, if any
+
+	// The Euclidean view, before any run (the same as a result's): the
+	// rows held out, the 5-NN test error with K neighbours, and (arrays)
+	// the first two principal components and each row's class index.
+	Held      []int
+	ErrEuclid float64
+	K         int
+	Euclid    []float64 // Rows×2, row-major
+	Labels    []float64 // Rows class indices
 }
 
 // Table describes the columns of a file (in Columns' order), for the
@@ -311,6 +320,9 @@ func (m *Dataset) fields(c codec) {
 	c.int(&m.Missing)
 	c.int(&m.MissingRows)
 	c.str(&m.IDName)
+	c.ints(&m.Held)
+	c.f64(&m.ErrEuclid)
+	c.int(&m.K)
 }
 
 func (m *Progress) fields(c codec) {
@@ -404,6 +416,10 @@ func arrays(m *Message) []*[]float64 {
 		if m.Progress != nil {
 			return []*[]float64{&m.Progress.Iters, &m.Progress.Gaps}
 		}
+	case KindDataset:
+		if d := m.Dataset; d != nil {
+			return []*[]float64{&d.Euclid, &d.Labels}
+		}
 	case KindResult:
 		if r := m.Result; r != nil {
 			return []*[]float64{&r.Iters, &r.Gaps, &r.A, &r.Eigen, &r.Euclid, &r.Learned, &r.Labels}
@@ -496,6 +512,9 @@ func (m *Message) check() error {
 
 // checkArrays verifies the arrays' lengths against the header.
 func (m *Message) checkArrays() error {
+	if d := m.Dataset; d != nil {
+		return d.checkArrays()
+	}
 	var p *Progress
 	switch {
 	case m.Progress != nil:
@@ -536,6 +555,29 @@ func (m *Message) checkArrays() error {
 	}
 	for _, v := range r.Labels {
 		if v != math.Trunc(v) || v < 0 {
+			return errors.New("protocol: label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
+		}
+	}
+	return nil
+}
+
+// checkArrays verifies a dataset's view against its row count: both
+// arrays empty (no view) or of the right length, held-out rows in range.
+func (d *Dataset) checkArrays() error {
+	itoa := strconv.Itoa
+	if d.Rows < 0 || d.Rows > 1<<22 {
+		return errors.New("protocol: bad dataset size " + itoa(d.Rows))
+	}
+	if len(d.Euclid)+len(d.Labels) > 0 && (len(d.Euclid) != 2*d.Rows || len(d.Labels) != d.Rows) {
+		return errors.New("protocol: the dataset's view has " + itoa(len(d.Euclid)) + " coordinates and " + itoa(len(d.Labels)) + " labels for " + itoa(d.Rows) + " rows")
+	}
+	for _, i := range d.Held {
+		if i < 0 || i >= d.Rows {
+			return errors.New("protocol: held-out row " + itoa(i) + " out of range [0," + itoa(d.Rows) + ")")
+		}
+	}
+	for _, v := range d.Labels {
+		if v != math.Trunc(v) || v < 0 || int(v) >= len(d.Classes) {
 			return errors.New("protocol: label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
 		}
 	}

@@ -34,7 +34,8 @@ func samples() []Message {
 		{ID: 7, Kind: KindTrain, Train: &Train{Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, FromFile: true}},
 		{ID: 5, Kind: KindDataset, Dataset: &Dataset{Name: "f.csv", Rows: 3, Features: []string{"k=u", "k=v"}, Columns: []string{"id", "a", "k", "y"},
 			Table:   Table{Kinds: []string{"text", "number", "text", "text"}, Roles: []string{"id", "excluded", "one-hot", "label"}, Levels: []int{3, 3, 2, 2}, Holes: []int{0, 1, 0, 0}},
-			Missing: 1, MissingRows: 1, IDName: "id"}},
+			Missing: 1, MissingRows: 1, IDName: "id", Classes: []string{"p", "q"}, Held: []int{2}, ErrEuclid: 0.5, K: 2,
+			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}}},
 		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
 	}
 }

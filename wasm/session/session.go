@@ -226,6 +226,15 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	notes = append(notes, ds.Notes...)
 	out.Notice = strings.Join(notes, "; ")
+	// The Euclidean view and error need no run: the page shows them now.
+	if err := s.euclidView(); err != nil {
+		return nil, failed(err, raw)
+	}
+	out.Held, out.ErrEuclid, out.K, out.Euclid = s.test, s.errEuclid, min(spec.KNN, len(s.train)), s.euclid
+	out.Labels = make([]float64, ds.Rows())
+	for i, c := range ds.Labels {
+		out.Labels[i] = float64(c)
+	}
 	return out, nil
 }
 

@@ -682,3 +682,18 @@ func containsAll(s string, parts []string) bool {
 	}
 	return true
 }
+
+// The Euclidean view and error come with the dataset, before any run, and
+// are those a run's result gives.
+func TestEuclidOnLoad(t *testing.T) {
+	s := newSession()
+	ds := load(t, s, "Wine")
+	res, e := s.Train(context.Background(), defaultTrain(), func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if len(ds.Euclid) != 2*ds.Rows || len(ds.Labels) != ds.Rows || len(ds.Held) != ds.Test || ds.K != res.K ||
+		ds.ErrEuclid != res.ErrEuclid || !slices.Equal(ds.Euclid, res.Euclid) || !slices.Equal(ds.Labels, res.Labels) || !slices.Equal(ds.Held, res.Test) {
+		t.Errorf("view at load: %d coordinates, %d labels, %d held out, error %v (run: %v)", len(ds.Euclid), len(ds.Labels), len(ds.Held), ds.ErrEuclid, res.ErrEuclid)
+	}
+}
