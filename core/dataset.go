@@ -96,7 +96,7 @@ func ParseMissing(s string) (MissingPolicy, error) {
 
 // MaxLevels is the most distinct values a column may have to be one-hot
 // encoded.
-const MaxLevels = 12
+const MaxLevels = spec.MaxLevels
 
 // ColumnKind is what a column's cells are.
 type ColumnKind string
@@ -288,20 +288,26 @@ func Peek(data []byte, n int) (records [][]string, header bool) {
 }
 
 // Inspect describes every column of a CSV file (its name, kind, distinct
-// values and missing cells; no roles), read leniently as Peek reads it: it
-// is for the column chooser, also of files that ReadCSV refuses. nil if no
-// record can be read.
-func Inspect(data []byte) []Column {
+// values, missing cells, and the role ReadCSV with opt gives it, or would
+// have given it, as far as opt can be granted), read leniently as Peek
+// reads it: it is for the column chooser, also of files that ReadCSV
+// refuses. nil if no record can be read.
+func Inspect(data []byte, opt CSVOptions) []Column {
 	rs, err := readRecords(data, true, DefaultMaxRows+1)
 	if err != nil || len(rs.rows) == 0 {
 		return nil
 	}
-	header := looksLikeHeader(rs.rows, rs.delim == ';')
+	decimalComma := rs.delim == ';'
+	header := opt.Header == HeaderYes || opt.Header == HeaderAuto && looksLikeHeader(rs.rows, decimalComma)
 	rows := rs.rows
 	if header {
 		rows = rows[1:]
 	}
-	cols, _ := inspect(rows, columnNames(rs.rows[0], header), rs.delim == ';')
+	names := columnNames(rs.rows[0], header)
+	cols, levels := inspect(rows, names, decimalComma)
+	if label, err := labelColumn(names, header, opt.Label); err == nil {
+		_ = assignRoles(cols, levels, names, header, label, opt) // the roles granted; the error is ReadCSV's to give
+	}
 	return cols
 }
 
@@ -375,7 +381,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if err := ds.parseRows(rows, lines, names, label, levels, decimalComma, opt.Missing); err != nil {
 		return nil, err
 	}
-	ds.Notes = append(ds.Notes, ds.notes(names)...)
+	ds.Notes = append(ds.Notes, ds.notes()...)
 	return ds, nil
 }
 
@@ -437,7 +443,7 @@ func inspect(rows [][]string, names []string, decimalComma bool) ([]Column, [][]
 	cols := make([]Column, len(names))
 	levels := make([][]string, len(names))
 	for j := range cols {
-		var numbers, texts int
+		var numbers, texts, missing int
 		seen := map[string]bool{}
 		for _, rec := range rows {
 			if j >= len(rec) {
@@ -445,7 +451,7 @@ func inspect(rows [][]string, names []string, decimalComma bool) ([]Column, [][]
 			}
 			c := rec[j]
 			if isMissing(c) {
-				cols[j].Missing++
+				missing++
 				continue
 			}
 			if _, err := parseNumber(c, decimalComma); err == nil || errors.Is(err, strconv.ErrRange) {
@@ -465,14 +471,16 @@ func inspect(rows [][]string, names []string, decimalComma bool) ([]Column, [][]
 		case texts > numbers:
 			kind = Text
 		}
-		cols[j] = Column{Name: names[j], Kind: kind, Levels: len(levels[j]), Missing: cols[j].Missing}
+		cols[j] = Column{Name: names[j], Kind: kind, Levels: len(levels[j]), Missing: missing}
 	}
 	return cols, levels
 }
 
 // assignRoles sets each column's role from the options: the label, the id,
 // the excluded and the one-hot columns as asked; any other text or empty
-// column excluded by itself (Auto), the rest features.
+// column excluded by itself (Auto), the rest features. A request it cannot
+// grant is skipped, every column still gets a role (for the column
+// chooser), and the first such request is the error.
 func assignRoles(cols []Column, levels [][]string, names []string, header bool, label int, opt CSVOptions) error {
 	cols[label].Role = RoleLabel
 	set := func(want, what string, role ColumnRole) error {
@@ -497,20 +505,20 @@ func assignRoles(cols []Column, levels [][]string, names []string, header bool, 
 		cols[j].Role = role
 		return nil
 	}
-	if opt.ID != "" {
-		if err := set(opt.ID, "id", RoleID); err != nil {
-			return err
+	var first error
+	ask := func(want, what string, role ColumnRole) {
+		if err := set(want, what, role); err != nil && first == nil {
+			first = err
 		}
+	}
+	if opt.ID != "" {
+		ask(opt.ID, "id", RoleID)
 	}
 	for _, w := range opt.Exclude {
-		if err := set(w, "excluded", RoleExcluded); err != nil {
-			return err
-		}
+		ask(w, "excluded", RoleExcluded)
 	}
 	for _, w := range opt.OneHot {
-		if err := set(w, "one-hot", RoleOneHot); err != nil {
-			return err
-		}
+		ask(w, "one-hot", RoleOneHot)
 	}
 	features := 0
 	for j := range cols {
@@ -524,6 +532,9 @@ func assignRoles(cols []Column, levels [][]string, names []string, header bool, 
 		if r := cols[j].Role; r == RoleFeature || r == RoleOneHot {
 			features++
 		}
+	}
+	if first != nil {
+		return first
 	}
 	if features == 0 {
 		var text []string
@@ -657,7 +668,7 @@ rows:
 // notes says in words what was made of the file: the columns left out by
 // themselves, the rows dropped, the missing values filled, a column that
 // only counts rows.
-func (ds *Dataset) notes(names []string) []string {
+func (ds *Dataset) notes() []string {
 	var out, text, empty []string
 	for _, c := range ds.Columns {
 		switch {
@@ -683,7 +694,7 @@ func (ds *Dataset) notes(names []string) []string {
 	}
 	for j, c := range ds.Columns {
 		if c.Role == RoleFeature && ds.countsRows(j) {
-			out = append(out, fmt.Sprintf("column %q counts the rows (1, 2, 3, …): it is a feature now; exclude it unless it means something", clip(names[j], 40)))
+			out = append(out, fmt.Sprintf("column %q counts the rows (1, 2, 3, …): it is a feature now; exclude it unless it means something", clip(c.Name, 40)))
 		}
 	}
 	return out

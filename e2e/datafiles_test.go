@@ -12,17 +12,21 @@ import (
 )
 
 // messyCSV is a file as people have them: an id column (P001, …), a name,
-// a category with three values, values missing as NA, ?, empty and NaN in
-// column a (data rows 4, 9, 16 and 23, so lines 5, 10, 17 and 24), and two
-// classes that differ in a and b.
-func messyCSV() string {
+// a category with three values, values missing (with holes) as NA, ?,
+// empty and NaN in column a (data rows 4, 9, 16 and 23, so lines 5, 10, 17
+// and 24; without, the numbers 1 to 4), and two classes that differ in a
+// and b.
+func messyCSV(withHoles bool) string {
 	var b strings.Builder
 	b.WriteString("id,name,kind,a,b,class\n")
 	holes := map[int]string{3: "NA", 8: "?", 15: "", 22: "NaN"}
+	fills := map[int]string{3: "1", 8: "2", 15: "3", 22: "4"}
 	for i := range 60 {
 		a := strconv.Itoa(i%2*4 + i%5)
-		if h, ok := holes[i]; ok {
+		if h, ok := holes[i]; ok && withHoles {
 			a = h
+		} else if ok {
+			a = fills[i]
 		}
 		fmt.Fprintf(&b, "P%03d,n%d,%c,%s,%d,%c\n", i+1, i, 'u'+rune(i%3), a, i%2*3+i%7, 'x'+rune(i%2))
 	}
@@ -36,7 +40,7 @@ func messyCSV() string {
 func TestMessyFile(t *testing.T) {
 	p := open(t, "")
 	p.waitTrainEnabled()
-	p.upload(writeCSV(t, "patients.csv", messyCSV()))
+	p.upload(writeCSV(t, "patients.csv", messyCSV(true)))
 	p.poll(`document.querySelector('[data-testid="status"]').textContent === "error"`, 10*time.Second)
 	if m := p.text("message"); !strings.Contains(m, `line 5, column 4 ("a"): missing value "NA"`) {
 		t.Errorf("message %q", m)
@@ -102,7 +106,7 @@ func TestTripletFileUpload(t *testing.T) {
 	p := open(t, "")
 	p.waitTrainEnabled()
 	p.set("flip", "0.2")
-	p.uploadLoaded("patients.csv", strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(messyCSV(), ",NA,", ",1,"), ",?,", ",2,"), ",,", ",3,"), ",NaN,", ",4,"))
+	p.uploadLoaded("patients.csv", messyCSV(false))
 	p.run(clickQuery(`[data-testid="columns"] summary`))
 	p.poll(`!!document.querySelector('[data-testid="role-0"]')`, 5*time.Second)
 	p.set("role-0", "id")

@@ -82,6 +82,9 @@ const (
 	// eigendecomposition at d = 200 takes about 47 ms under wasm (300:
 	// 147 ms), and Stop gets in between two.
 	PageMaxFeatures = 200
+	// MaxLevels is the most distinct values a column may have to be one-hot
+	// encoded.
+	MaxLevels = 12
 	// PageMaxK bounds k_same and k_diff in the page.
 	PageMaxK = 50
 )

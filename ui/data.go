@@ -4,7 +4,6 @@ package ui
 
 import (
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -14,6 +13,7 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
@@ -176,27 +176,13 @@ func columnKey(s DataProps, j int) string {
 	return strconv.Itoa(j)
 }
 
-// role is column j's role: as read, or (when the file failed) as the
-// reading asks, else its kind's default.
+// role is column j's role, as the worker read it (or, for a file that
+// failed, as far as the reading could be granted).
 func role(s DataProps, j int) string {
 	if j < len(s.Table.Roles) && s.Table.Roles[j] != "" {
 		return s.Table.Roles[j]
 	}
-	k := columnKey(s, j)
-	last := len(s.Columns) - 1
-	switch {
-	case k == s.Read.ID:
-		return "id"
-	case slices.Contains(s.Read.Exclude, k):
-		return "excluded"
-	case slices.Contains(s.Read.OneHot, k):
-		return "one-hot"
-	case s.Failed != nil && (k == s.Failed.Label || s.Failed.Label == "" && j == last):
-		return "label"
-	case j < len(s.Table.Kinds) && s.Table.Kinds[j] == "number":
-		return "feature"
-	}
-	return "excluded"
+	return "excluded" // the file's label column was not found: nothing was assigned
 }
 
 // columnChooser lists every column with its kind, distinct values and
@@ -243,7 +229,7 @@ func (p *DataPanel) columnRow(s DataProps, d func(store.Action), j int, name str
 	switch {
 	case kind == "empty":
 		what = "empty"
-	case levels > store.MaxLevels:
+	case levels > spec.MaxLevels:
 		what += ", many values"
 	default:
 		what += ", " + plural(levels, "value", "values")
@@ -263,7 +249,7 @@ func (p *DataPanel) columnRow(s DataProps, d func(store.Action), j int, name str
 		}{
 			{"feature", "feature", kind == "number"},
 			{"excluded", "left out", true},
-			{"one-hot", "one-hot (a 0/1 feature per value)", kind != "empty" && levels <= store.MaxLevels},
+			{"one-hot", "one-hot (a 0/1 feature per value)", kind != "empty" && levels <= spec.MaxLevels},
 			{"id", "row id (for a triplet file)", kind != "empty"},
 		} {
 			if r.ok || r.role == current {

@@ -197,7 +197,7 @@ func (s *State) current() source {
 // one.
 func (s *State) retry() source {
 	if f := s.Failed; f != nil {
-		return f.src
+		return source{file: f.FileName, csv: f.CSV, label: f.Label, read: f.Read}
 	}
 	return s.current()
 }
@@ -364,7 +364,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			// can be chosen for it.
 			e := m.Error
 			if src := s.loading; src.dataset == "" {
-				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label, Read: src.read, src: src}
+				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label, Read: src.read}
 			}
 			s.Columns, s.Preview, s.Header, s.Table = e.Columns, e.Preview, e.Header, e.Table
 			s.setError(e.Message)

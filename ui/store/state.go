@@ -136,7 +136,6 @@ type Failed struct {
 	FileName, CSV string
 	Label         string // the label column it was read with ("" = the last)
 	Read          Read   // and its reading
-	src           source
 }
 
 // Read is how a file is read: what the column chooser and the
@@ -148,10 +147,6 @@ type Read struct {
 	OneHot  []string // columns one-hot encoded
 	ID      string   // the rows' id column, for a triplet file
 }
-
-// MaxLevels is the most distinct values a column may have to be one-hot
-// encoded (core.MaxLevels; the page does not link core).
-const MaxLevels = 12
 
 // TripletFile is a triplet file the user gave.
 type TripletFile struct{ Name, CSV string }

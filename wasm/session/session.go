@@ -142,6 +142,11 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	if !(req.TestFrac >= 0 && req.TestFrac < 1) {
 		return nil, &protocol.Error{Message: fmt.Sprintf("test share %v: expected a number in [0, 1)", req.TestFrac)}
 	}
+	missing, err := core.ParseMissing(req.Missing)
+	if err != nil {
+		return nil, &protocol.Error{Message: err.Error()}
+	}
+	opt := core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID}
 	if req.Builtin != "" {
 		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
 		if i < 0 {
@@ -164,16 +169,12 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		}
 	}
 	if ds == nil {
-		missing, err := core.ParseMissing(req.Missing)
-		if err != nil {
-			return nil, &protocol.Error{Message: err.Error()}
-		}
-		ds, err = core.ReadCSV(bytes.NewReader(raw), core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID})
+		ds, err = core.ReadCSV(bytes.NewReader(raw), opt)
 		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
 			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), spec.PageMaxFeatures, spec.MaxCols)
 		}
 		if err != nil {
-			return nil, failed(err, raw)
+			return nil, failed(err, raw, opt)
 		}
 	}
 	train, test := core.StratifiedSplit(ds.Labels, req.TestFrac, req.Seed)
@@ -181,7 +182,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	// whose every feature is constant there is refused now, not at Train.
 	st, xTrain, err := core.Standardize(ds.X, train)
 	if err != nil {
-		return nil, failed(err, raw)
+		return nil, failed(err, raw, opt)
 	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
@@ -195,7 +196,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
 		Classes: ds.Classes, ClassCounts: ds.ClassCounts(), Header: ds.Header, Dropped: ds.Dropped,
 		Train: len(train), Test: len(test), SHA256: contentHash(raw, ds),
-		Missing: ds.Missing, MissingRows: ds.MissingRows, IDName: ds.IDName, Table: table(ds.Columns, true),
+		Missing: ds.Missing, MissingRows: ds.MissingRows, IDName: ds.IDName, Table: table(ds.Columns),
 	}
 	if raw != nil {
 		out.Columns, out.Preview, _ = sniff(raw)
@@ -228,7 +229,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	out.Notice = strings.Join(notes, "; ")
 	// The Euclidean view and error need no run: the page shows them now.
 	if err := s.euclidView(); err != nil {
-		return nil, failed(err, raw)
+		return nil, failed(err, raw, opt)
 	}
 	out.Held, out.ErrEuclid, out.K, out.Euclid = s.test, s.errEuclid, min(spec.KNN, len(s.train)), s.euclid
 	out.Labels = make([]float64, ds.Rows())
@@ -241,27 +242,22 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 // failed is a load's error for the user, with what can still be read of
 // the file: its columns, first rows and the kinds of its columns, so that
 // another label or other columns can be chosen.
-func failed(err error, raw []byte) *protocol.Error {
+func failed(err error, raw []byte, opt core.CSVOptions) *protocol.Error {
 	e := &protocol.Error{Message: err.Error()}
 	if raw != nil {
 		e.Columns, e.Preview, e.Header = sniff(raw)
-		if cols := core.Inspect(raw); len(cols) == len(e.Columns) {
-			e.Table = table(cols, false)
+		if cols := core.Inspect(raw, opt); len(cols) == len(e.Columns) {
+			e.Table = table(cols)
 		}
 	}
 	return e
 }
 
-// table describes the columns for the page; roles only when they were
-// assigned (the file was read).
-func table(cols []core.Column, roles bool) protocol.Table {
+// table describes the columns for the page.
+func table(cols []core.Column) protocol.Table {
 	var t protocol.Table
 	for _, c := range cols {
-		role := ""
-		if roles {
-			role = string(c.Role)
-		}
-		t.Kinds, t.Roles = append(t.Kinds, string(c.Kind)), append(t.Roles, role)
+		t.Kinds, t.Roles = append(t.Kinds, string(c.Kind)), append(t.Roles, string(c.Role))
 		t.Levels, t.Holes = append(t.Levels, c.Levels), append(t.Holes, c.Missing)
 	}
 	return t
@@ -411,7 +407,7 @@ func (s *Session) Triplets(req protocol.Triplets) (*protocol.TripletSet, *protoc
 	default:
 		return fail(fmt.Sprintf("triplets by %q: expected row0, row1 or id", req.By))
 	}
-	if len(bytes.TrimSpace([]byte(req.CSV))) == 0 {
+	if strings.TrimSpace(req.CSV) == "" {
 		return fail(req.FileName + ": the file is empty")
 	}
 	ts, err := core.ReadTripletsKeyed(strings.NewReader(req.CSV), keys)
