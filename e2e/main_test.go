@@ -280,9 +280,12 @@ func (p *page) click(testid string) {
 	p.run(chromedp.Click(`[data-testid="`+testid+`"]`, chromedp.ByQuery))
 }
 
-// recordStatuses starts recording every status text the page shows.
+// recordStatuses waits for any run in flight to end (a first visit's
+// preset trains by itself, and on a slow machine it may still be going),
+// then starts recording every status text the page shows.
 func (p *page) recordStatuses() {
 	p.t.Helper()
+	p.poll(`document.querySelector('[data-testid="status"]').textContent !== "running"`, 60*time.Second)
 	var ok bool
 	p.eval(`(() => { window.__statuses = []; const s = document.querySelector('[data-testid="status"]');
 		new MutationObserver(() => window.__statuses.push(s.textContent)).observe(s, {childList: true, characterData: true, subtree: true}); return true })()`, &ok)
