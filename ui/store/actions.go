@@ -47,6 +47,14 @@ type (
 	WorkerReady struct{ Builtins []string }
 	Reply       struct{ Message protocol.Message }
 	WorkerDied  struct{ Reason string }
+	// Helpers lists the lanes of the helper workers that now hold the
+	// data lane 0 holds; batches spread over them and lane 0.
+	Helpers struct{ Lanes []int }
+	// LaneLost says helper Lane died; its runs end with Reason as an error.
+	LaneLost struct {
+		Lane   int
+		Reason string
+	}
 )
 
 func (SelectBuiltin) isAction()  {}
@@ -84,3 +92,5 @@ func (Export) isAction()         {}
 func (WorkerReady) isAction()    {}
 func (Reply) isAction()          {}
 func (WorkerDied) isAction()     {}
+func (Helpers) isAction()        {}
+func (LaneLost) isAction()       {}

@@ -79,7 +79,6 @@ func Reduce(s *State, a Action) []protocol.Message {
 		p.Lambda = a.Value
 		return s.rerun()
 	case Train:
-		s.Queue, s.Job = nil, nil
 		return s.train(false)
 	case Pin:
 		s.pin(s.Result, nil)
@@ -97,8 +96,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 		}
 		// A tolerance of 1e-15 makes a step run its N iterations (a warm
 		// start near the optimum would otherwise stop at the first).
-		s.Queue = []Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: StepTol, MaxIter: max(1, a.N), Warm: s.Result != nil}}
-		return s.next()
+		return s.startBatch([]Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: StepTol, MaxIter: max(1, a.N), Warm: s.Result != nil}})
 	case DropTriplet:
 		s.Edits.Drop = toggle(s.Edits.Drop, a.Index)
 		s.Edits.Reverse = slices.DeleteFunc(slices.Clone(s.Edits.Reverse), func(i int) bool { return i == a.Index })
@@ -135,23 +133,21 @@ func Reduce(s *State, a Action) []protocol.Message {
 		return out
 	case Stop:
 		s.Pending = false
-		s.Queue, s.Job = nil, nil
-		if s.Status == Running {
-			return []protocol.Message{{ID: s.RunID, Kind: protocol.KindStop}}
-		}
+		return s.abandonBatch()
 	case Reset:
-		var out []protocol.Message
-		if s.Status == Running {
-			out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
-		}
+		out := s.abandonBatch()
 		s.RunID = s.id() // replies of the old run are ignored from now on
-		s.Queue, s.Job, s.Steps = nil, nil, 0
+		s.Steps = 0
 		s.clearRun()
 		s.Message = ""
 		return out
 	case Invalid:
 		s.Message, s.Notice = a.Message, false
 	case WorkerDied:
+		// Every worker is gone (the glue ends the helpers with lane 0).
+		s.endBatch()
+		clear(s.inflight)
+		s.Helpers = nil
 		s.Ready, s.Loading = false, false
 		s.Restarts++
 		s.Message, s.Notice = "The solver stopped unexpectedly ("+a.Reason+") and was restarted; the dataset is loaded again.", false
@@ -159,6 +155,24 @@ func Reduce(s *State, a Action) []protocol.Message {
 		if s.Status == Running {
 			s.Status = Error
 		}
+	case Helpers:
+		s.Helpers = slices.Clone(a.Lanes)
+		return s.dispatch()
+	case LaneLost:
+		s.Helpers = slices.DeleteFunc(s.Helpers, func(l int) bool { return l == a.Lane })
+		var ids []int
+		for id, l := range s.inflight {
+			if l == a.Lane {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		var out []protocol.Message
+		for _, id := range ids {
+			out = append(out, s.reply(protocol.Message{ID: id, Kind: protocol.KindError,
+				Error: &protocol.Error{Message: "A solver worker stopped unexpectedly (" + a.Reason + ")."}})...)
+		}
+		return out
 	case Reply:
 		return s.reply(a.Message)
 	default:
@@ -259,7 +273,6 @@ func (s *State) load(src source) []protocol.Message {
 		s.Message = ""
 	}
 	s.loading = src
-	s.Queue, s.Job = nil, nil
 	if !s.Ready {
 		// Loaded when the worker is up.
 		s.use(src)
@@ -280,13 +293,23 @@ func (s *State) load(src source) []protocol.Message {
 // abandonRun stops a run in progress (its replies are ignored from now on)
 // and clears its views.
 func (s *State) abandonRun() []protocol.Message {
-	if s.Status != Running {
-		return nil
+	out := s.abandonBatch()
+	if s.Status == Running {
+		s.RunID = 0
+		s.clearRun()
 	}
-	stop := protocol.Message{ID: s.RunID, Kind: protocol.KindStop}
-	s.RunID = 0
-	s.clearRun()
-	return []protocol.Message{stop}
+	return out
+}
+
+// abandonBatch stops the batch's runs, and the current run if it is not
+// one of them; the views stay as they are.
+func (s *State) abandonBatch() []protocol.Message {
+	current := s.Status == Running && !s.running(s.RunID)
+	out := s.endBatch()
+	if current {
+		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})
+	}
+	return out
 }
 
 // use makes src the current dataset's source.
@@ -317,8 +340,17 @@ func (s *State) train(warm bool) []protocol.Message {
 		s.Message, s.Notice = "Choose a dataset first.", false
 		return nil
 	}
+	// A batch's runs are stopped; a plain run on lane 0 is superseded by
+	// the new request (the worker cancels its run for any request).
+	out := s.endBatch()
+	s.show(s.id(), warm)
+	return append(out, s.request(s.RunID, warm, nil))
+}
+
+// show makes run id (0: not started yet) the current run.
+func (s *State) show(id int, warm bool) {
 	s.Pending = false
-	s.RunID = s.id()
+	s.RunID = id
 	s.Status, s.Last, s.Message, s.awaiting = Running, protocol.Progress{}, "", false
 	// A warm step continues the curve (its iterations count on from the
 	// trace's last); any other run starts a new one.
@@ -327,13 +359,34 @@ func (s *State) train(warm bool) []protocol.Message {
 	} else {
 		s.Trace, s.Steps = Trace{}, 0
 	}
+}
+
+// request is the Train request for run id: the current settings, with
+// job's changes if there is a job.
+func (s *State) request(id int, warm bool, j *Job) protocol.Message {
 	p := s.Params
-	return []protocol.Message{{ID: s.RunID, Kind: protocol.KindTrain, Train: &protocol.Train{
+	t := &protocol.Train{
 		KSame: p.KSame, KDiff: p.KDiff, Flip: p.Flip, Seed: p.Seed, Eta: p.Eta, Lambda: p.Lambda,
-		Method: p.Method, Tol: p.Tol, Warm: warm, Drop: s.Edits.Drop, Reverse: s.Edits.Reverse, FromFile: s.FromFile}}}
+		Method: p.Method, Tol: p.Tol, Warm: warm, Drop: s.Edits.Drop, Reverse: s.Edits.Reverse, FromFile: s.FromFile}
+	if j != nil {
+		t.Method, t.Eta, t.Flip, t.Tol, t.MaxIter = j.Method, j.Eta, j.Flip, j.Tol, j.MaxIter
+		if j.Flip != p.Flip {
+			t.Drop, t.Reverse = nil, nil // the edits are of the current triplets
+		}
+	}
+	return protocol.Message{ID: id, Kind: protocol.KindTrain, Train: t}
 }
 
 func (s *State) reply(m protocol.Message) []protocol.Message {
+	ahead, out := s.side(m)
+	if ahead {
+		return out
+	}
+	return append(out, s.replyCurrent(m)...)
+}
+
+// replyCurrent handles a reply to the current load, run or triplet file.
+func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 	switch {
 	case m.ID == s.LoadID && s.Loading:
 		s.Loading = false
@@ -395,7 +448,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			}
 		case protocol.KindError:
 			s.awaiting = false
-			s.Queue, s.Job = nil, nil
+			out := s.endBatch()
 			if s.Status == Stopped {
 				// Stopped before the solver began (while finding neighbours):
 				// the reason is a notice, not an error.
@@ -403,6 +456,7 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 			} else {
 				s.setError(m.Error.Message)
 			}
+			return out
 		}
 	case m.ID == s.tripletsID && s.TripletsLoading:
 		s.TripletsLoading = false
@@ -449,7 +503,7 @@ func (s *State) openRun(file, text string) []protocol.Message {
 		return nil
 	}
 	out := s.abandonRun()
-	s.Queue, s.Job, s.Pending = nil, nil, false
+	s.Pending = false
 	s.Pinned, s.Sweep, s.Steps = nil, Sweep{}, 0
 	s.opening = run
 	p.View = s.Params.View

@@ -7,10 +7,23 @@ import (
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
-// Runs kept beside the current one, and the queues of runs that Compare,
-// the sweeps and Step make: each is a plain Train request to the one
-// worker, started when the last one's result arrives, so that progress,
-// Stop and the watchdog work as for a single run.
+// Runs kept beside the current one, and the batches of runs that Compare,
+// the sweeps and Step make.
+//
+// A batch runs on every lane there is: lane 0 is the worker that loads the
+// data and runs plain Trains; lanes 1… are helper workers that the glue
+// keeps holding the same data (Helpers lists those that do). Each idle
+// lane takes the next job not yet started, in batch order, except that a
+// warm job (which starts from the solution of the job before it) runs on
+// the lane that ran that job, right after it, and the last job (with the
+// warm ones after it) runs on lane 0, so that lane 0's worker ends a
+// batch holding what a single worker would. The page shows the jobs in
+// batch order, one at a time: the job at the cursor is the current run,
+// its messages go to the views as they arrive; a job ahead of the cursor
+// keeps its messages until the cursor reaches it, and then they are
+// replayed. So the views, the columns, the sweep's points and the workers'
+// warm states are those of one worker running the batch in order, only
+// sooner.
 
 // The baselines' settings in Compare and the sweeps, as rml table2 uses
 // them: a certified relative gap of 1e-3 (RML, LMNN) and at most 500 LMNN
@@ -47,6 +60,8 @@ type Job struct {
 	Tol     float64
 	MaxIter int
 	Warm    bool
+
+	id, lane int // its request id and lane once started (id 0: not yet)
 }
 
 // Sweep is the sweep shown: test error against η or against the noise rate.
@@ -89,15 +104,15 @@ func (s *State) startCompare() []protocol.Message {
 		return nil
 	}
 	p := s.Params
-	s.Queue = []Job{{Kind: "compare", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol}}
+	jobs := []Job{{Kind: "compare", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol}}
 	for _, m := range CompareMethods {
 		j := Job{Kind: "compare", Method: m, Eta: p.Eta, Flip: p.Flip, Tol: max(p.Tol, CompareTol)}
 		if m == spec.LMNN {
 			j.MaxIter = CompareLMNNIters
 		}
-		s.Queue = append(s.Queue, j)
+		jobs = append(jobs, j)
 	}
-	return s.next()
+	return s.startBatch(jobs)
 }
 
 // startSweep queues a sweep over η (the chosen method and the best case at
@@ -108,7 +123,7 @@ func (s *State) startSweep(axis string) []protocol.Message {
 		return nil
 	}
 	p := s.Params
-	s.Queue = nil
+	var jobs []Job
 	add := func(m string, eta, flip float64, warm bool) {
 		j := Job{Kind: "sweep", Method: m, Eta: eta, Flip: flip, Tol: max(p.Tol, CompareTol), Warm: warm}
 		if m == p.Method {
@@ -117,7 +132,7 @@ func (s *State) startSweep(axis string) []protocol.Message {
 		if m == spec.LMNN {
 			j.MaxIter = CompareLMNNIters
 		}
-		s.Queue = append(s.Queue, j)
+		jobs = append(jobs, j)
 	}
 	switch axis {
 	case "eta":
@@ -137,8 +152,8 @@ func (s *State) startSweep(axis string) []protocol.Message {
 			}
 		}
 	}
-	s.Sweep = Sweep{Axis: axis, Total: len(s.Queue)}
-	return s.next()
+	s.Sweep = Sweep{Axis: axis, Total: len(jobs)}
+	return s.startBatch(jobs)
 }
 
 // needData says whether a queue of runs can start, and if not, says why.
@@ -149,26 +164,139 @@ func (s *State) needData() bool {
 	return s.CanTrain()
 }
 
-// next starts the first queued job, if any.
-func (s *State) next() []protocol.Message {
-	if len(s.Queue) == 0 {
-		s.Job = nil
+// startBatch ends any batch or run going and starts jobs.
+func (s *State) startBatch(jobs []Job) []protocol.Message {
+	out := s.abandonBatch()
+	s.batch, s.cur = jobs, -1
+	if s.inflight == nil {
+		s.inflight, s.held = map[int]int{}, map[int][]protocol.Message{}
+	}
+	return append(out, s.advance()...)
+}
+
+// advance moves the cursor to the next job of the batch: it becomes the
+// current run, and the messages it sent while ahead of the cursor are
+// replayed.
+func (s *State) advance() []protocol.Message {
+	s.cur++
+	if s.cur >= len(s.batch) {
+		s.batch, s.Queue, s.Job = nil, nil, nil
 		return nil
 	}
-	j := s.Queue[0]
-	s.Queue = s.Queue[1:]
-	s.Job = &j
-	out := s.train(j.Warm)
-	if len(out) == 0 {
-		s.Queue, s.Job = nil, nil
-		return nil
-	}
-	t := out[0].Train
-	t.Method, t.Eta, t.Flip, t.Tol, t.MaxIter = j.Method, j.Eta, j.Flip, j.Tol, j.MaxIter
-	if j.Flip != s.Params.Flip {
-		t.Drop, t.Reverse = nil, nil // the edits are of the current triplets
+	j := &s.batch[s.cur]
+	s.Job, s.Queue = j, s.batch[s.cur+1:]
+	s.show(j.id, j.Warm)
+	out := s.dispatch()
+	held := s.held[j.id]
+	delete(s.held, j.id)
+	for _, m := range held {
+		if s.Job != j {
+			break // its result was replayed and the cursor moved on
+		}
+		out = append(out, s.reply(m)...)
 	}
 	return out
+}
+
+// dispatch starts a job on every idle lane that has one to take.
+func (s *State) dispatch() []protocol.Message {
+	var out []protocol.Message
+	for _, lane := range append([]int{0}, s.Helpers...) {
+		if s.batch == nil {
+			break
+		}
+		if s.busy(lane) {
+			continue
+		}
+		i := s.pick(lane)
+		if i < 0 {
+			continue
+		}
+		j := &s.batch[i]
+		j.id, j.lane = s.id(), lane
+		s.inflight[j.id] = lane
+		if i == s.cur {
+			s.RunID = j.id
+		}
+		out = append(out, s.request(j.id, j.Warm, j))
+	}
+	return out
+}
+
+// pick chooses the job lane takes next, or -1: first a warm job whose
+// predecessor lane has just run, else the first job not yet started
+// (lane 0 only for a warm first job, which starts from lane 0's last run,
+// and for the last group).
+func (s *State) pick(lane int) int {
+	last := 0 // where the last group starts
+	for i, j := range s.batch {
+		if !j.Warm {
+			last = i
+		}
+	}
+	for i := max(s.cur, 1); i < len(s.batch); i++ {
+		j, prev := s.batch[i], s.batch[i-1]
+		if j.id == 0 && j.Warm && prev.id != 0 && prev.lane == lane && !s.running(prev.id) {
+			return i
+		}
+	}
+	for i := max(s.cur, 0); i < len(s.batch); i++ {
+		j := s.batch[i]
+		switch {
+		case j.id != 0, j.Warm && i > 0:
+		case lane != 0 && (j.Warm || i >= last):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *State) running(id int) bool { _, ok := s.inflight[id]; return ok }
+
+func (s *State) busy(lane int) bool {
+	for _, l := range s.inflight {
+		if l == lane {
+			return true
+		}
+	}
+	return false
+}
+
+// endBatch forgets the batch and stops every run of it still going (the
+// current one included); their last messages free their lanes.
+func (s *State) endBatch() []protocol.Message {
+	var out []protocol.Message
+	for id := range s.inflight {
+		out = append(out, protocol.Message{ID: id, Kind: protocol.KindStop})
+	}
+	slices.SortFunc(out, func(a, b protocol.Message) int { return a.ID - b.ID })
+	s.batch, s.cur, s.Queue, s.Job = nil, 0, nil, nil
+	clear(s.held)
+	return out
+}
+
+// LaneOf says which worker a request goes to: a batch run's lane, or 0.
+// The glue sends Load and Triplets to lane 0 and copies them to the
+// helpers itself, once lane 0 has read them.
+func (s *State) LaneOf(m protocol.Message) int {
+	return s.inflight[m.ID]
+}
+
+// side keeps a message of a batch run ahead of the cursor (ahead: the
+// views must not see it yet), and starts more jobs when m ends a run.
+func (s *State) side(m protocol.Message) (ahead bool, out []protocol.Message) {
+	for i := s.cur + 1; i < len(s.batch) && m.ID != s.RunID; i++ {
+		if s.batch[i].id == m.ID {
+			ahead = true
+			s.held[m.ID] = append(s.held[m.ID], m)
+		}
+	}
+	if _, ok := s.inflight[m.ID]; ok && (m.Kind == protocol.KindResult || m.Kind == protocol.KindError) {
+		delete(s.inflight, m.ID)
+		out = s.dispatch()
+	}
+	return ahead, out
 }
 
 // jobDone records the finished job's result and starts the next.
@@ -188,7 +316,7 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 		s.Sweep.Points = append(s.Sweep.Points, SweepPoint{X: x,
 			Method: j.Method, Err: r.ErrLearn, ErrEuclid: r.ErrEuclid, Active: r.BudgetActive, Collapsed: r.Collapsed})
 	}
-	return s.next()
+	return s.advance()
 }
 
 // pin keeps r (run as j says, or with the current settings) as a column.
