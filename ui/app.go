@@ -17,6 +17,7 @@ type App struct {
 	vecty.Core
 	glue  *glue
 	chart *Chart // one instance, so progress can redraw it alone
+	shown *protocol.Result // the result the views show
 	guide *Guide
 }
 
@@ -25,7 +26,16 @@ type App struct {
 // Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
 	s, d := a.glue.state, a.glue.Dispatch
-	var res = s.Result
+	// While a Compare or a sweep runs, the result views (projections,
+	// heat map, eigenvalues, suspects) keep the run they showed: redrawing
+	// them for every run of the batch cost the main thread most of its
+	// time, which the solver workers need (measured in e2e TestWorkerPool).
+	// The chart follows each run, the columns and points fill in, and the
+	// views show the batch's last run when it ends.
+	if j := s.Job; j == nil || j.Kind == "step" || s.Status != store.Running {
+		a.shown = s.Result
+	}
+	res := a.shown
 	view := s.Params.View
 	shown := func(name string) bool { return !view.Hides(name) }
 
@@ -64,7 +74,9 @@ func (a *App) Render() vecty.ComponentOrHTML {
 				vecty.Text("Status: "),
 				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status)),
 					// Which run is current and which one the views show.
-					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite")),
+					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite"),
+					// The solver workers in use, and the runs the helpers took.
+					vecty.Data("workers", itoa(1+len(s.Helpers))), vecty.Data("helperRuns", itoa(s.HelperRuns))),
 					vecty.Text(string(s.Status))),
 			),
 			vecty.If(shown("share"), shareRow(s.Shared, fullLink(s.Params), a.glue.share)),

@@ -45,6 +45,13 @@ type glue struct {
 	readyMarked bool
 	shown       store.Params // the settings the address holds
 
+	// The helper workers (pool.go): lanes 1… for the batches.
+	helpers   []*helper
+	nHelpers  int                      // how many to start once the page is idle
+	started   bool                     // they were started for this lane 0
+	sent      map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
+	data      []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
+
 	// The watchdog's view (performance.now() times, in ms).
 	stopID    int     // the run a Stop was sent for, until it ends
 	stopAt    float64 // when that Stop was sent
@@ -68,6 +75,7 @@ func Run() {
 		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
 		g.state.Notice = true
 	}
+	g.nHelpers = helperCount()
 	g.root = &App{glue: g}
 	g.root.chart = &Chart{dispatch: g.Dispatch}
 	g.root.guide = &Guide{}
@@ -92,9 +100,7 @@ func (g *glue) Dispatch(a store.Action) {
 			g.stopID, g.stopAt = m.ID, now()
 		}
 		g.heardAt = now() // silence is counted from the latest request
-		if err := jsmsg.Post(g.worker, m); err != nil {
-			store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
-		}
+		g.send(m)
 	}
 	// The address follows the settings (not on every progress message).
 	if g.state.Params != g.shown {
@@ -108,6 +114,7 @@ func (g *glue) Dispatch(a store.Action) {
 		return
 	}
 	vecty.Rerender(g.root)
+	g.startHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
 		// For the figures the e2e tests report: navigation to Train enabled.
 		g.readyMarked = true
@@ -138,6 +145,7 @@ func (g *glue) startWorker() {
 			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins})
 			return nil
 		}
+		g.copyData(m)
 		g.Dispatch(store.Reply{Message: m})
 		return nil
 	})
@@ -231,6 +239,7 @@ func (g *glue) watchdog() {
 func (g *glue) died(reason string) {
 	g.stopID, g.heardAt = 0, now()
 	g.worker.Call("terminate")
+	g.stopHelpers()
 	g.failures++
 	if g.failures > maxRestarts {
 		g.Dispatch(store.Invalid{Message: "The solver could not be started (" + reason + "). Reload the page to try again."})

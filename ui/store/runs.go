@@ -215,6 +215,9 @@ func (s *State) dispatch() []protocol.Message {
 		j := &s.batch[i]
 		j.id, j.lane = s.id(), lane
 		s.inflight[j.id] = lane
+		if lane != 0 {
+			s.HelperRuns++
+		}
 		if i == s.cur {
 			s.RunID = j.id
 		}

@@ -110,22 +110,23 @@ type State struct {
 	Notice   bool // Message is a notice, not an error
 	Restarts int  // times the worker was restarted
 
-	Pinned    []Run // runs kept as columns (Pin, Compare)
-	Queue     []Job // the jobs of a Compare, a sweep or Step after the current one
-	Job       *Job  // what the current run is for; nil for a plain Train
-	Helpers   []int // lanes of the helper workers that hold the current data
-	Sweep     Sweep
-	Edits     Edits                      // triplets dropped or reversed by the user
-	Steps     int                        // iterations done by Step since the last full run
-	Shared    *Shared                    // the last link or embed code given by Copy link / Copy embed code
-	opening   *SavedRun                  // a saved run waiting for its dataset to load
-	batch     []Job                      // the batch Job and Queue point into (runs.go)
-	cur       int                        // the index of Job in batch
-	inflight  map[int]int                // batch runs not yet ended: id → lane
-	held      map[int][]protocol.Message // messages of batch runs ahead of the cursor
-	nextID    int
-	awaiting  bool // the run has ended; its result is on the way
-	restarted bool // the message says the worker was restarted; keep it past the reload
+	Pinned     []Run // runs kept as columns (Pin, Compare)
+	Queue      []Job // the jobs of a Compare, a sweep or Step after the current one
+	Job        *Job  // what the current run is for; nil for a plain Train
+	Helpers    []int // lanes of the helper workers that hold the current data
+	HelperRuns int   // runs started on a helper, for the figures and tests
+	Sweep      Sweep
+	Edits      Edits                      // triplets dropped or reversed by the user
+	Steps      int                        // iterations done by Step since the last full run
+	Shared     *Shared                    // the last link or embed code given by Copy link / Copy embed code
+	opening    *SavedRun                  // a saved run waiting for its dataset to load
+	batch      []Job                      // the batch Job and Queue point into (runs.go)
+	cur        int                        // the index of Job in batch
+	inflight   map[int]int                // batch runs not yet ended: id → lane
+	held       map[int][]protocol.Message // messages of batch runs ahead of the cursor
+	nextID     int
+	awaiting   bool // the run has ended; its result is on the way
+	restarted  bool // the message says the worker was restarted; keep it past the reload
 }
 
 // Shared is a link or an embed snippet the page gave out.

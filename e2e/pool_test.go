@@ -1,0 +1,46 @@
+package e2e
+
+import (
+	"strconv"
+	"testing"
+	"time"
+)
+
+// With two solver workers, the η sweep and Compare give exactly what one
+// worker gives: the same points, columns and shown result (the store runs
+// a batch's jobs on both and shows them in order; ui/store's
+// TestPoolSameAsOneWorker checks every order of replies). The helper takes
+// some of the runs; "?workers=1" keeps to one worker.
+func TestWorkerPool(t *testing.T) {
+	var seen [2]string
+	for i, workers := range []int{1, 2} {
+		p := newTab(t)
+		p.navigate(baseURL + "?workers=" + strconv.Itoa(workers) + "#data=Iris")
+		p.waitTrainEnabled()
+		run := p.shownRun()
+		p.set("preset", "noise")
+		p.waitAfter(run, "converged", 60*time.Second)
+		// The helper starts once the page is idle, then reads the data.
+		p.poll(`document.querySelector('[data-testid="status"]').dataset.workers === "`+strconv.Itoa(workers)+`"`, 30*time.Second)
+		start := time.Now()
+		p.click("eta-sweep")
+		p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+		sweep := time.Since(start)
+		p.click("compare")
+		p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 3*time.Minute)
+		var helperRuns string
+		p.eval(`document.querySelector('[data-testid="status"]').dataset.helperRuns`, &helperRuns)
+		if (workers == 1) != (helperRuns == "0") {
+			t.Errorf("%d workers: the helper ran %s runs", workers, helperRuns)
+		}
+		// The sweep chart by its drawing and text (attributes come in any
+		// order), the summaries, the columns and the run shown.
+		p.eval(`[[...document.querySelectorAll('[data-testid="eta-sweep-chart"] path, [data-testid="projection-learned"] path')].map(e => e.getAttribute('d')).join(' '),
+			...['sweep-summary', 'compare-table', 'compare-summary', 'iteration', 'gap-value', 'rel-gap-value', 'error-learned', 'error-euclid']
+				.map(id => document.querySelector('[data-testid="' + id + '"]').textContent)].join('\n')`, &seen[i])
+		t.Logf("%d workers: η sweep on Wine in %.1f s; %s runs on the helper", workers, sweep.Seconds(), helperRuns)
+	}
+	if seen[0] != seen[1] {
+		t.Errorf("one worker showed\n%s\n\ntwo showed\n%s", seen[0], seen[1])
+	}
+}

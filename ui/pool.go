@@ -1,0 +1,208 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"slices"
+	"strconv"
+	"syscall/js"
+
+	"github.com/rml-lab/rml/ui/store"
+	"github.com/rml-lab/rml/wasm/jsmsg"
+	"github.com/rml-lab/rml/wasm/protocol"
+)
+
+// The helper workers: more solver workers (lanes 1…) on which the store
+// spreads a batch's runs (Compare, the sweeps). Each runs the same program
+// as lane 0 and is kept holding the same data: every Load and Triplets
+// request that lane 0 has read without error is sent to the helpers too,
+// in the same order, so that their sessions hold what lane 0's holds. A
+// helper serves the store once it has answered all of them (store.Helpers
+// lists those). They start once the page is idle after its first dataset,
+// so that they never slow the page's start or its first run.
+
+// maxHelpers bounds the pool: batches have at most 20 runs, and each
+// worker holds its own copy of the data.
+const maxHelpers = 3
+
+type helper struct {
+	lane     int
+	worker   js.Value
+	handlers []js.Func
+	ready    bool         // its program runs
+	pending  map[int]bool // data requests sent to it and not yet answered
+}
+
+// helperCount is one helper fewer than the machine's cores (lane 0 is one
+// worker), at most maxHelpers; "?workers=N" in the address asks for N
+// workers in all (1: no helper), for comparing the two.
+func helperCount() int {
+	n := 0
+	if hc := js.Global().Get("navigator").Get("hardwareConcurrency"); hc.Type() == js.TypeNumber {
+		n = hc.Int() - 1
+	}
+	q := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search"))
+	if w := q.Call("get", "workers"); w.Type() == js.TypeString {
+		if v, err := strconv.Atoi(w.String()); err == nil {
+			n = v - 1
+		}
+	}
+	return min(max(n, 0), maxHelpers)
+}
+
+// send posts a request to its lane's worker; a Load or Triplets request
+// goes to lane 0 and is kept until it answers.
+func (g *glue) send(m protocol.Message) {
+	target := g.worker
+	if lane := g.state.LaneOf(m); lane != 0 {
+		i := slices.IndexFunc(g.helpers, func(h *helper) bool { return h.lane == lane })
+		if i < 0 {
+			return // gone: the store was told (LaneLost), and m is a Stop for it
+		}
+		target = g.helpers[i].worker
+	}
+	if m.Kind == protocol.KindLoad || m.Kind == protocol.KindTriplets {
+		if g.sent == nil {
+			g.sent = map[int]protocol.Message{}
+		}
+		g.sent[m.ID] = m
+	}
+	if err := jsmsg.Post(target, m); err != nil {
+		store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
+	}
+}
+
+// copyData notes a reply of lane 0: a Load or Triplets request it read
+// without error is what the helpers must read next.
+func (g *glue) copyData(m protocol.Message) {
+	req, ok := g.sent[m.ID]
+	if !ok {
+		return
+	}
+	delete(g.sent, m.ID)
+	switch m.Kind {
+	case protocol.KindDataset:
+		g.data = []protocol.Message{req}
+	case protocol.KindTripletSet:
+		g.data = append(g.data, req)
+	default:
+		return
+	}
+	for _, h := range g.helpers {
+		if h.ready {
+			g.feed(h, req)
+		}
+	}
+	g.Dispatch(store.Helpers{Lanes: g.synced()})
+}
+
+// feed sends a data request to helper h.
+func (g *glue) feed(h *helper, m protocol.Message) {
+	h.pending[m.ID] = true
+	if err := jsmsg.Post(h.worker, m); err != nil {
+		delete(h.pending, m.ID)
+		g.lose(h, err.Error())
+	}
+}
+
+// synced lists the lanes of the helpers that hold lane 0's data.
+func (g *glue) synced() []int {
+	var lanes []int
+	for _, h := range g.helpers {
+		if h.ready && len(h.pending) == 0 && len(g.data) > 0 {
+			lanes = append(lanes, h.lane)
+		}
+	}
+	return lanes
+}
+
+// startHelpers starts the helpers once lane 0 holds data and nothing runs.
+func (g *glue) startHelpers() {
+	s := g.state
+	if g.started || g.nHelpers == 0 || len(g.data) == 0 || s.Status == store.Running || s.Loading {
+		return
+	}
+	g.started = true
+	for i := range g.nHelpers {
+		g.spawn(i + 1)
+	}
+}
+
+func (g *glue) spawn(lane int) {
+	h := &helper{lane: lane, pending: map[int]bool{}}
+	h.worker = js.Global().Get("Worker").New("assets/worker.js")
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		data := args[0].Get("data")
+		if f := data.Get("fatal"); f.Type() == js.TypeString {
+			g.lose(h, f.String())
+			return nil
+		}
+		m, err := jsmsg.Receive(data)
+		if err != nil {
+			g.lose(h, "it sent a message the page cannot read: "+err.Error())
+			return nil
+		}
+		switch {
+		case m.Kind == protocol.KindReady:
+			h.ready = true
+			for _, d := range g.data {
+				g.feed(h, d)
+			}
+		case h.pending[m.ID]:
+			delete(h.pending, m.ID)
+			if m.Kind == protocol.KindError {
+				// Lane 0 read it: a helper that cannot is of no use.
+				g.lose(h, m.Error.Message)
+				return nil
+			}
+			if len(h.pending) == 0 {
+				g.Dispatch(store.Helpers{Lanes: g.synced()})
+			}
+		default:
+			g.heardAt = now()
+			g.heard(m)
+			g.Dispatch(store.Reply{Message: m})
+		}
+		return nil
+	})
+	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		reason := "the worker failed"
+		if msg := args[0].Get("message"); msg.Type() == js.TypeString {
+			reason = msg.String()
+		}
+		args[0].Call("preventDefault")
+		g.lose(h, reason)
+		return nil
+	})
+	h.handlers = []js.Func{onMessage, onError}
+	h.worker.Set("onmessage", onMessage)
+	h.worker.Set("onerror", onError)
+	g.helpers = append(g.helpers, h)
+}
+
+// lose ends helper h: the store ends its runs with reason and no longer
+// uses its lane. It is not started again (lane 0 and the others go on).
+func (g *glue) lose(h *helper, reason string) {
+	i := slices.Index(g.helpers, h)
+	if i < 0 {
+		return
+	}
+	g.helpers = slices.Delete(g.helpers, i, i+1)
+	h.worker.Call("terminate")
+	for _, f := range h.handlers {
+		f.Release()
+	}
+	g.Dispatch(store.LaneLost{Lane: h.lane, Reason: reason})
+}
+
+// stopHelpers ends every helper with lane 0 (which died); they start again
+// once the new lane 0 holds data and the page is idle.
+func (g *glue) stopHelpers() {
+	for _, h := range g.helpers {
+		h.worker.Call("terminate")
+		for _, f := range h.handlers {
+			f.Release()
+		}
+	}
+	g.helpers, g.started, g.sent, g.data = nil, false, nil, nil
+}
