@@ -16,7 +16,7 @@ import (
 type App struct {
 	vecty.Core
 	glue  *glue
-	chart *Chart // one instance, so progress can redraw it alone
+	chart *Chart           // one instance, so progress can redraw it alone
 	shown *protocol.Result // the result the views show
 	guide *Guide
 }

@@ -46,11 +46,11 @@ type glue struct {
 	shown       store.Params // the settings the address holds
 
 	// The helper workers (pool.go): lanes 1… for the batches.
-	helpers   []*helper
-	nHelpers  int                      // how many to start once the page is idle
-	started   bool                     // they were started for this lane 0
-	sent      map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
-	data      []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
+	helpers  []*helper
+	nHelpers int                      // how many to start once the page is idle
+	started  bool                     // they were started for this lane 0
+	sent     map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
+	data     []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
 
 	// The watchdog's view (performance.now() times, in ms).
 	stopID    int     // the run a Stop was sent for, until it ends
