@@ -312,7 +312,7 @@ func TestWatchdog(t *testing.T) {
 				w.postMessage = (m, tr) => { if (window.__dropStops && m && m.h && new TextDecoder().decode(m.h).includes('stop')) return; post(m, tr); };
 				return w; };
 		})()`)
-	p := open(t, "", wrap)
+	p := open(t, "?workers=1#data=Iris", wrap) // lane 0 alone: its restart is the point
 	p.runSonar("1e-12")
 	p.eval(`window.__dropStops = true`, new(bool))
 	p.click("stop")
@@ -389,7 +389,7 @@ func TestWorkerRestart(t *testing.T) {
 			window.__killWorker = () => { const w = window.__workers[window.__workers.length - 1];
 				w.onmessage({data: {fatal: 'the solver program exited'}}); return true; };
 		})()`)
-	p := open(t, "", wrap)
+	p := open(t, "?workers=1#data=Iris", wrap) // lane 0 alone: its restart is the point
 	p.runSonar("1e-9")
 	p.eval(`window.__killWorker()`, new(bool))
 	p.waitStatus("error", 5*time.Second)

@@ -44,3 +44,28 @@ func TestWorkerPool(t *testing.T) {
 		t.Errorf("one worker showed\n%s\n\ntwo showed\n%s", seen[0], seen[1])
 	}
 }
+
+// A helper that dies in the middle of a sweep ends the sweep with the
+// reason, once the page reaches the run it had; lane 0 goes on alone and
+// the next sweep completes on it.
+func TestHelperDies(t *testing.T) {
+	wrap := beforeLoad(`(() => {
+			const Real = window.Worker; window.__workers = [];
+			window.Worker = function (url, opts) { const w = new Real(url, opts); window.__workers.push(w); return w; };
+		})()`)
+	p := open(t, "?workers=2#data=Wine", wrap)
+	p.poll(`document.querySelector('[data-testid="status"]').dataset.workers === "2"`, 30*time.Second)
+	p.click("eta-sweep")
+	p.eval(`window.__workers[1].onmessage({data: {fatal: 'the solver program exited'}}); true`, new(bool))
+	p.waitStatus("error", 60*time.Second)
+	if m := p.text("message"); m != "A solver worker stopped unexpectedly (the solver program exited)." {
+		t.Errorf("message %q", m)
+	}
+	var workers string
+	p.eval(`document.querySelector('[data-testid="status"]').dataset.workers`, &workers)
+	if workers != "1" {
+		t.Errorf("%s workers in use after the helper died", workers)
+	}
+	p.click("eta-sweep")
+	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+}
