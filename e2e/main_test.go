@@ -280,15 +280,22 @@ func (p *page) click(testid string) {
 	p.run(chromedp.Click(`[data-testid="`+testid+`"]`, chromedp.ByQuery))
 }
 
-// recordStatuses waits for any run in flight to end (a first visit's
-// preset trains by itself, and on a slow machine it may still be going),
-// then starts recording every status text the page shows.
+// recordStatuses waits for any run in flight to end, then starts recording
+// every status text the page shows after the current one. The values come
+// from the mutations' old values as well as the text at each callback, so
+// two changes within one task (which the observer reports together) are
+// both recorded.
 func (p *page) recordStatuses() {
 	p.t.Helper()
 	p.poll(`document.querySelector('[data-testid="status"]').textContent !== "running"`, 60*time.Second)
 	var ok bool
-	p.eval(`(() => { window.__statuses = []; const s = document.querySelector('[data-testid="status"]');
-		new MutationObserver(() => window.__statuses.push(s.textContent)).observe(s, {childList: true, characterData: true, subtree: true}); return true })()`, &ok)
+	p.eval(`(() => { const s = document.querySelector('[data-testid="status"]'); const seen = [s.textContent];
+		window.__statuses = [];
+		new MutationObserver((rs) => {
+			for (const r of rs) if (r.type === 'characterData') seen.push(r.oldValue);
+			seen.push(s.textContent);
+			window.__statuses = seen.filter((v, i) => i > 0 && v !== seen[i - 1]);
+		}).observe(s, {childList: true, characterData: true, characterDataOldValue: true, subtree: true}); return true })()`, &ok)
 }
 
 func (p *page) screenshot(name string) {
