@@ -126,27 +126,39 @@ func (g *glue) startWorker() {
 	for _, h := range g.handlers {
 		h.Release()
 	}
-	g.worker = js.Global().Get("Worker").New("assets/worker.js")
-	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		data := args[0].Get("data")
-		if f := data.Get("fatal"); f.Type() == js.TypeString {
-			g.died(f.String())
-			return nil
-		}
+	g.worker, g.handlers = newWorker(func(m protocol.Message) {
 		g.heardAt = now()
-		m, err := jsmsg.Receive(data)
-		if err != nil {
-			g.Dispatch(store.Invalid{Message: "The solver sent a message the page cannot read: " + err.Error()})
-			return nil
-		}
 		g.heard(m)
 		if m.Kind == protocol.KindReady {
 			g.failures = 0
 			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins})
-			return nil
+			return
 		}
 		g.copyData(m)
 		g.Dispatch(store.Reply{Message: m})
+	}, func(err error) {
+		g.heardAt = now()
+		g.Dispatch(store.Invalid{Message: "The solver sent a message the page cannot read: " + err.Error()})
+	}, g.died)
+}
+
+// newWorker starts a solver worker: got receives each message it posts,
+// bad one the page cannot decode, died why it stopped (its loader's fatal
+// message, or an error event).
+func newWorker(got func(protocol.Message), bad func(error), died func(reason string)) (js.Value, []js.Func) {
+	w := js.Global().Get("Worker").New("assets/worker.js")
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		data := args[0].Get("data")
+		if f := data.Get("fatal"); f.Type() == js.TypeString {
+			died(f.String())
+			return nil
+		}
+		m, err := jsmsg.Receive(data)
+		if err != nil {
+			bad(err)
+			return nil
+		}
+		got(m)
 		return nil
 	})
 	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -155,12 +167,12 @@ func (g *glue) startWorker() {
 			reason = msg.String()
 		}
 		args[0].Call("preventDefault")
-		g.died(reason)
+		died(reason)
 		return nil
 	})
-	g.handlers = []js.Func{onMessage, onError}
-	g.worker.Set("onmessage", onMessage)
-	g.worker.Set("onerror", onError)
+	w.Set("onmessage", onMessage)
+	w.Set("onerror", onError)
+	return w, []js.Func{onMessage, onError}
 }
 
 // maxUpload is the largest file the page reads.

@@ -130,18 +130,7 @@ func (g *glue) startHelpers() {
 
 func (g *glue) spawn(lane int) {
 	h := &helper{lane: lane, pending: map[int]bool{}}
-	h.worker = js.Global().Get("Worker").New("assets/worker.js")
-	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		data := args[0].Get("data")
-		if f := data.Get("fatal"); f.Type() == js.TypeString {
-			g.lose(h, f.String())
-			return nil
-		}
-		m, err := jsmsg.Receive(data)
-		if err != nil {
-			g.lose(h, "it sent a message the page cannot read: "+err.Error())
-			return nil
-		}
+	h.worker, h.handlers = newWorker(func(m protocol.Message) {
 		switch {
 		case m.Kind == protocol.KindReady:
 			h.ready = true
@@ -153,7 +142,7 @@ func (g *glue) spawn(lane int) {
 			if m.Kind == protocol.KindError {
 				// Lane 0 read it: a helper that cannot is of no use.
 				g.lose(h, m.Error.Message)
-				return nil
+				return
 			}
 			if len(h.pending) == 0 {
 				g.Dispatch(store.Helpers{Lanes: g.synced()})
@@ -163,20 +152,9 @@ func (g *glue) spawn(lane int) {
 			g.heard(m)
 			g.Dispatch(store.Reply{Message: m})
 		}
-		return nil
-	})
-	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		reason := "the worker failed"
-		if msg := args[0].Get("message"); msg.Type() == js.TypeString {
-			reason = msg.String()
-		}
-		args[0].Call("preventDefault")
-		g.lose(h, reason)
-		return nil
-	})
-	h.handlers = []js.Func{onMessage, onError}
-	h.worker.Set("onmessage", onMessage)
-	h.worker.Set("onerror", onError)
+	}, func(err error) {
+		g.lose(h, "it sent a message the page cannot read: "+err.Error())
+	}, func(reason string) { g.lose(h, reason) })
 	g.helpers = append(g.helpers, h)
 }
 
@@ -188,10 +166,7 @@ func (g *glue) lose(h *helper, reason string) {
 		return
 	}
 	g.helpers = slices.Delete(g.helpers, i, i+1)
-	h.worker.Call("terminate")
-	for _, f := range h.handlers {
-		f.Release()
-	}
+	h.end()
 	g.Dispatch(store.LaneLost{Lane: h.lane, Reason: reason})
 }
 
@@ -199,10 +174,15 @@ func (g *glue) lose(h *helper, reason string) {
 // once the new lane 0 holds data and the page is idle.
 func (g *glue) stopHelpers() {
 	for _, h := range g.helpers {
-		h.worker.Call("terminate")
-		for _, f := range h.handlers {
-			f.Release()
-		}
+		h.end()
 	}
 	g.helpers, g.started, g.sent, g.data = nil, false, nil, nil
+}
+
+// end terminates h's worker and releases its handlers.
+func (h *helper) end() {
+	h.worker.Call("terminate")
+	for _, f := range h.handlers {
+		f.Release()
+	}
 }
