@@ -18,7 +18,9 @@ type Method int
 
 const (
 	// Fast is accelerated projected gradient (FISTA) with a backtracking
-	// step that may also grow, and adaptive restarts. It is the default.
+	// step that may also grow and adaptive restarts, joined by projected
+	// Newton steps once the free set settles (newton.go). It is the
+	// default.
 	Fast Method = iota
 	// Nesterov is the paper's Algorithm 1 as restated in docs/math.md: the
 	// global constant L_g = λ_max(G)/λ, the monotone step and the weighted
@@ -125,7 +127,7 @@ type Progress struct {
 	Primal       float64       // P(A)
 	SumQ         float64       // Σ q of the best dual point
 	Budget       float64       // m = N·η
-	BudgetActive bool          // Σ q = m, to within 1e-9·m
+	BudgetActive bool          // Σ q = m, to within the gap Δ or 1e-9·m, whichever is larger
 	Evaluations  int           // evaluations of L so far
 	Elapsed      time.Duration // since Solve began
 }
@@ -148,12 +150,20 @@ type Result struct {
 // returns an error only for a problem that fails Validate; a run cut short by
 // a limit, the context or the callback is reported in Result.Status.
 func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
-	return solve(ctx, p, s, true)
+	return solve(ctx, p, s, fastFull)
 }
 
-// solve is Solve; scaled = false runs the fast method without its diagonal
-// scaling (W = I), for BenchmarkScaling to measure what the scaling gains.
-func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, error) {
+// fastParts are the fast method's parts that benchmarks switch off to
+// measure what each gains.
+type fastParts struct {
+	unscaled bool // W = I instead of the diagonal scaling
+	noNewton bool // FISTA with restarts alone, no Newton steps
+}
+
+var fastFull = fastParts{}
+
+// solve is Solve with the fast method's parts chosen.
+func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -180,7 +190,7 @@ func solve(ctx context.Context, p *Problem, s Settings, scaled bool) (*Result, e
 		}
 		c.proj.projectTo(q0, s.Warm)
 	}
-	m := newStepper(p, c, s.Method, scaled)
+	m := newStepper(p, c, s.Method, parts)
 	res := &Result{Method: s.Method}
 	err := m.init(c, q0)
 	if err == nil {
@@ -271,13 +281,12 @@ func endStatus(ctx context.Context, st Status, err error) (Status, error) {
 	return Failed, err
 }
 
-// newStepper returns the method; scaled = false gives the fast method
-// without its scaling.
-func newStepper(p *Problem, c *certificate, m Method, scaled bool) stepper {
+// newStepper returns the method, the fast one with the given parts.
+func newStepper(p *Problem, c *certificate, m Method, parts fastParts) stepper {
 	switch m {
 	case Fast:
-		f := &fista{w: c.proj.ones, u: c.proj.ones}
-		if scaled {
+		f := &fista{w: c.proj.ones, u: c.proj.ones, newtonOn: !parts.noNewton}
+		if !parts.unscaled {
 			f.w, f.u = p.scales()
 		}
 		return f
@@ -457,7 +466,7 @@ func (c *certificate) progress(el time.Duration) Progress {
 	return Progress{Certified: true,
 		Iter: c.iter, Gap: gap, RelGap: spec.RelGap(gap, c.bestP),
 		Dual: c.bestL, Primal: c.bestP, SumQ: s, Budget: c.e.m,
-		BudgetActive: s >= c.e.m*(1-1e-9), Evaluations: c.evals, Elapsed: el,
+		BudgetActive: c.e.m-s <= max(1e-9*c.e.m, gap), Evaluations: c.evals, Elapsed: el,
 	}
 }
 
