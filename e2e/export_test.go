@@ -59,6 +59,9 @@ func TestExports(t *testing.T) {
 		index[f] = j
 	}
 	var shown [][]string
+	// The table's rows are built when it is opened.
+	p.eval(`document.querySelector('[data-testid="heatmap-table"]').open = true`, new(bool))
+	p.poll(`document.querySelectorAll('[data-testid="heatmap-table"] tr').length > 1`, 10*time.Second)
 	p.eval(`[...document.querySelectorAll('[data-testid="heatmap-table"] tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent))`, &shown)
 	if len(shown) < 20 {
 		t.Fatalf("%d entries in the heat map's table", len(shown))

@@ -21,8 +21,8 @@ import (
 //
 // The visit: every built-in dataset, each trained to 1e-3; a 5,000 × 50
 // upload (five classes with structure in ten features, forty of noise;
-// seeded), trained for two seconds of iterations and stopped; η changed
-// (a warm restart), stopped again; Compare on Wine.
+// seeded), trained to 1e-3 (the time it took is reported too); η changed
+// (a warm restart) and stopped after two seconds; Compare on Wine.
 //
 //	go test ./e2e -run TestVisitLongTasks -v
 func TestVisitLongTasks(t *testing.T) {
@@ -46,18 +46,18 @@ func TestVisitLongTasks(t *testing.T) {
 	step("upload 5000 × 50")
 	p.uploadLoaded("big-5000x50.csv", bigCSV(5000, 50, 5, 10))
 	step("train 5000 × 50")
+	t0 := time.Now()
 	p.click("train")
-	p.poll(`+document.querySelector('[data-testid="iteration"]').textContent > 0`, 2*time.Minute)
-	time.Sleep(2 * time.Second)
-	step("stop 5000 × 50")
-	p.click("stop")
-	p.waitResult("stopped", 30*time.Second)
+	p.waitResult("converged", 3*time.Minute)
+	big := time.Since(t0)
+	bigIters := p.text("iteration")
 	step("warm restart 5000 × 50")
+	p.set("tol", "1e-9") // a run long enough to be stopped
 	run := p.shownRun()
 	p.set("eta", "0.9")
 	p.poll(`+document.querySelector('[data-testid="status"]').dataset.run > `+strconv.Itoa(run), 10*time.Second)
 	time.Sleep(2 * time.Second)
-	step("stop again")
+	step("stop 5000 × 50")
 	p.click("stop")
 	p.waitResult("stopped", 30*time.Second)
 
@@ -82,7 +82,8 @@ func TestVisitLongTasks(t *testing.T) {
 		longest = max(longest, d)
 	}
 	lines := []string{fmt.Sprintf("main-thread tasks over 50 ms through the visit (%s; a 5,000 × 50 upload; Compare on Wine): %d, the longest %.0f ms (target: none)",
-		strings.Join(names, ", "), len(long), longest)}
+		strings.Join(names, ", "), len(long), longest),
+		fmt.Sprintf("the 5,000 × 50 upload to relative gap 1e-3: %.1f s from Train to converged (%s iterations; target < 20 s)", big.Seconds(), bigIters)}
 	for _, s := range order {
 		d := by[s]
 		slices.Sort(d)

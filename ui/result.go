@@ -187,12 +187,13 @@ type Heatmap struct {
 	hover    [2]int           // entry under the pointer, when hovering
 	hovering bool
 	byName   bool // the table alternative's order: by feature, else by size
+	open     bool // the table alternative is open: only then are its rows built
 	canvas   *vecty.HTML
 }
 
 func (h *Heatmap) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Heatmap)
-	return ok && q.Result == h.Result && slices.Equal(q.Features, h.Features) && q.hover == h.hover && q.hovering == h.hovering && q.byName == h.byName
+	return ok && q.Result == h.Result && slices.Equal(q.Features, h.Features) && q.hover == h.hover && q.hovering == h.hovering && q.byName == h.byName && q.open == h.open
 }
 
 // maxTableRows bounds the heat map's table alternative.
@@ -231,6 +232,19 @@ func (h *Heatmap) table() *vecty.HTML {
 		return elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-pressed", h.byName == byName),
 			event.Click(func(*vecty.Event) { h.byName = byName; vecty.Rerender(h) })), vecty.Text(label))
 	}
+	// Closed, the table costs nothing: its d(d+1)/2 entries are sorted and
+	// its rows built only when it is opened (with them, a result's render
+	// on Sonar took a long task on the page's main thread).
+	toggle := &vecty.EventListener{Name: "toggle", Listener: func(e *vecty.Event) {
+		if o := e.Target.Get("open").Bool(); o != h.open {
+			h.open = o
+			vecty.Rerender(h)
+		}
+	}}
+	if !h.open {
+		return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table"), toggle),
+			elem.Summary(vecty.Text("A as a table")))
+	}
 	rows := []vecty.MarkupOrChild{elem.TableRow(
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
@@ -238,7 +252,7 @@ func (h *Heatmap) table() *vecty.HTML {
 	for _, e := range es {
 		rows = append(rows, elem.TableRow(elem.TableData(vecty.Text(store.FeatureName(h.Features, e.i))), elem.TableData(vecty.Text(store.FeatureName(h.Features, e.j))), elem.TableData(vecty.Text(draw.Num(e.v)))))
 	}
-	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table")),
+	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table"), vecty.Property("open", true), toggle),
 		elem.Summary(vecty.Text("A as a table")),
 		elem.Paragraph(vecty.Text("Sort: "), sortBtn("largest first", false), sortBtn("by feature", true), vecty.Text(more)),
 		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "entries of A")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))))
@@ -285,13 +299,7 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	))
 	if r != nil {
 		// Draw once the canvas is in the page.
-		var f js.Func
-		f = js.FuncOf(func(js.Value, []js.Value) any {
-			f.Release()
-			h.paint()
-			return nil
-		})
-		js.Global().Call("setTimeout", f, 0)
+		later(h.paint)
 	}
 	scale := ""
 	if r != nil {

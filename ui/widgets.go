@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall/js"
 
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
@@ -115,4 +116,16 @@ func slider(label, testid string, lo, hi, v float64, set func(float64)) *vecty.H
 			}))),
 		elem.Output(vecty.Text(" "+strconv.FormatFloat(v, 'f', 2, 64))),
 	)
+}
+
+// later runs f in a task of its own, after the current one (and the
+// render it schedules) has ended: setTimeout(f, 0).
+func later(f func()) {
+	var fn js.Func
+	fn = js.FuncOf(func(js.Value, []js.Value) any {
+		fn.Release()
+		f()
+		return nil
+	})
+	js.Global().Call("setTimeout", fn, 0)
 }
