@@ -31,10 +31,13 @@ func TestNewcomer(t *testing.T) {
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
 
+	// The page renders once per animation frame, so a run shorter than a
+	// frame (Iris takes ~50 iterations) may go from idle to converged
+	// without "running" ever being drawn: only what was drawn is checked.
 	var statuses []string
 	p.eval(`window.__statuses`, &statuses)
-	if len(statuses) < 2 || statuses[0] != "running" || statuses[len(statuses)-1] != "converged" {
-		t.Errorf("statuses %q: want running … converged", statuses)
+	if len(statuses) == 0 || statuses[len(statuses)-1] != "converged" || len(statuses) > 1 && statuses[0] != "running" {
+		t.Errorf("statuses %q: want (running …) converged", statuses)
 	}
 	rel, err := strconv.ParseFloat(p.text("rel-gap-value"), 64)
 	if err != nil || !(rel >= 0 && rel <= 1e-6) {
@@ -117,11 +120,15 @@ func (p *page) uploadLoaded(name, text string) {
 	p.waitTrainEnabled()
 }
 
-// runSonar starts a long run: Sonar to the tolerance tol.
+// runSonar starts a long run: Sonar by projected gradient (RML_gd, which
+// crawls: 60 s natively do not take it to 1e-6) to the tolerance tol. The
+// fast method is no longer slow enough for this: with its Newton steps it
+// takes Sonar to 1e-12 in about 110 iterations.
 func (p *page) runSonar(tol string) {
 	p.t.Helper()
 	p.set("dataset-select", "Sonar")
 	p.waitTrainEnabled()
+	p.set("method", "gradient")
 	p.set("tol", tol)
 	p.click("train")
 	p.waitStatus("running", 10*time.Second)
@@ -136,6 +143,7 @@ func (p *page) trainsOnNewWorker() {
 	if n != 2 {
 		p.t.Errorf("%d workers created, want 2", n)
 	}
+	p.set("method", "fast")
 	p.set("tol", "1e-3")
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
