@@ -66,7 +66,7 @@ type glue struct {
 // and several at once, and the page's main thread shares the cores with
 // the solver workers (each run's result still redraws the page). On
 // Wine's η sweep this took the main thread's busy time from 0.74–0.85 s
-// to 0.60–0.64 s of ~1.9 s (TestFigures).
+// to 0.42–0.62 s of ~1.8 s (TestFigures).
 const batchChartEvery = 200 // ms
 
 // inBatch reports whether a batch's runs are under way.
