@@ -15,7 +15,7 @@ import (
 
 // The methods, by the names the page, the link and the command line use.
 const (
-	Fast     = "fast"     // accelerated projected gradient, scaled, with restarts (the default)
+	Fast     = "fast"     // accelerated projected gradient, scaled, with restarts and projected Newton steps (the default)
 	Nesterov = "nesterov" // the paper's Algorithm 1
 	Gradient = "gradient" // projected gradient with Armijo steps (the paper's RML_gd)
 	LMNN     = "lmnn"     // baseline: LMNN in the paper's triplet form, smoothed and accelerated

@@ -171,7 +171,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 	hide := p.View.Hides
 	running := s.Running
 	methods := []struct{ value, text string }{
-		{spec.Fast, "Fast: accelerated, adaptive step, restarts"},
+		{spec.Fast, "Fast: accelerated, restarts, Newton steps"},
 		{spec.Nesterov, "The paper’s Algorithm 1 (Nesterov)"},
 		{spec.Gradient, "Projected gradient (the paper’s RML_gd)"},
 	}
