@@ -132,15 +132,24 @@ func (f *fista) iterate(c *certificate) error {
 		f.theta = tn
 	}
 	f.fx = fx
+	if err := f.evalY(c); err != nil {
+		return err
+	}
+	if newton {
+		return f.newtonStep(c)
+	}
+	return nil
+}
+
+// evalY evaluates the extrapolated point y, whose M(y) is in my: the
+// gradient for the next step, L(y), and A(y) offered as a primal point.
+func (f *fista) evalY(c *certificate) error {
 	fy, p, err := c.evalFullM(f.my, f.y, f.g)
 	if err != nil {
 		return err
 	}
 	f.fy = fy
 	c.primalOfQ(f.y, p)
-	if newton {
-		return f.newtonStep(c)
-	}
 	return nil
 }
 
@@ -173,13 +182,7 @@ func (f *fista) newtonStep(c *certificate) error {
 	copy(f.mx, f.m)
 	copy(f.my, f.m)
 	f.fx = fn
-	fy, p, err := c.evalFullM(f.my, f.y, f.g)
-	if err != nil {
-		return err
-	}
-	f.fy = fy
-	c.primalOfQ(f.y, p)
-	return nil
+	return f.evalY(c)
 }
 
 // initialCurvature estimates the curvature along the first projected
