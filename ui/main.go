@@ -49,6 +49,8 @@ type glue struct {
 	helpers  []*helper
 	nHelpers int                      // how many to start once the page is idle
 	started  bool                     // they were started for this lane 0
+	lastLane int                      // the highest lane a helper was given
+	replaced int                      // helpers that died and were replaced, for this lane 0
 	sent     map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
 	data     []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
 

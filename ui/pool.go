@@ -123,13 +123,17 @@ func (g *glue) startHelpers() {
 		return
 	}
 	g.started = true
-	for i := range g.nHelpers {
-		g.spawn(i + 1)
+	for range g.nHelpers {
+		g.spawn()
 	}
 }
 
-func (g *glue) spawn(lane int) {
-	h := &helper{lane: lane, pending: map[int]bool{}}
+// spawn starts a helper on a lane of its own (a helper that replaces one
+// that died gets a new lane, so that nothing of the old one's runs can be
+// taken for the new one's).
+func (g *glue) spawn() {
+	g.lastLane++
+	h := &helper{lane: g.lastLane, pending: map[int]bool{}}
 	h.worker, h.handlers = newWorker(func(m protocol.Message) {
 		switch {
 		case m.Kind == protocol.KindReady:
@@ -159,7 +163,9 @@ func (g *glue) spawn(lane int) {
 }
 
 // lose ends helper h: the store ends its runs with reason and no longer
-// uses its lane. It is not started again (lane 0 and the others go on).
+// uses its lane. A new helper replaces it, at most maxRestarts times while
+// lane 0 lives (a helper that cannot read lane 0's data would fail again);
+// it serves once it holds the data, as the first ones did.
 func (g *glue) lose(h *helper, reason string) {
 	i := slices.Index(g.helpers, h)
 	if i < 0 {
@@ -168,6 +174,10 @@ func (g *glue) lose(h *helper, reason string) {
 	g.helpers = slices.Delete(g.helpers, i, i+1)
 	h.end()
 	g.Dispatch(store.LaneLost{Lane: h.lane, Reason: reason})
+	if g.replaced < maxRestarts {
+		g.replaced++
+		g.spawn()
+	}
 }
 
 // stopHelpers ends every helper with lane 0 (which died); they start again
@@ -177,6 +187,7 @@ func (g *glue) stopHelpers() {
 		h.end()
 	}
 	g.helpers, g.started, g.sent, g.data = nil, false, nil, nil
+	g.lastLane, g.replaced = 0, 0
 }
 
 // end terminates h's worker and releases its handlers.
