@@ -305,7 +305,7 @@ func Inspect(data []byte, opt CSVOptions) []Column {
 	}
 	names := columnNames(rs.rows[0], header)
 	cols, levels := inspect(rows, names, decimalComma)
-	if label, err := labelColumn(names, header, opt.Label); err == nil {
+	if label, _, err := chooseLabel(names, cols, header, opt.Label); err == nil {
 		_ = assignRoles(cols, levels, names, header, label, opt) // the roles granted; the error is ReadCSV's to give
 	}
 	return cols
@@ -354,15 +354,18 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("the file has a header but no data rows")
 	}
-	label, err := labelColumn(names, header, opt.Label)
+	cols, levels := inspect(rows, names, decimalComma)
+	label, guessed, err := chooseLabel(names, cols, header, opt.Label)
 	if err != nil {
 		return nil, err
 	}
-	cols, levels := inspect(rows, names, decimalComma)
 	if err := assignRoles(cols, levels, names, header, label, opt); err != nil {
 		return nil, err
 	}
 	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: rs.delim, Notes: rs.notes, Columns: cols}
+	if guessed {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("the label is the first column, %q: the last column holds numbers with many values and the first a few words, as a class name does; choose another label column to change it", clip(names[label], 40)))
+	}
 	for j, c := range cols {
 		switch c.Role {
 		case RoleFeature:
@@ -405,13 +408,27 @@ func columnNames(first []string, header bool) []string {
 	return names
 }
 
-// labelColumn finds the label column that want names: "" is the last, else
-// as findColumn.
-func labelColumn(names []string, header bool, want string) (int, error) {
-	if want == "" {
-		return len(names) - 1, nil
+// chooseLabel finds the label column that want names (as findColumn), or,
+// when want is "", guesses it: the last column, unless the last holds
+// numbers with more than MaxLevels distinct values (no class code) and
+// the first holds text with at most MaxLevels (a class name first, as in
+// many UCI files); guessed says the first was taken. Without a header the
+// label column is then named "label" and the last one x<n>; names and
+// cols are renamed to match.
+func chooseLabel(names []string, cols []Column, header bool, want string) (label int, guessed bool, err error) {
+	if want != "" {
+		label, err = findColumn(names, header, want, "label")
+		return label, false, err
 	}
-	return findColumn(names, header, want, "label")
+	last := len(names) - 1
+	if last < 1 || cols[last].Kind != Numeric || cols[last].Levels <= MaxLevels || cols[0].Kind != Text || cols[0].Levels > MaxLevels {
+		return last, false, nil
+	}
+	if !header {
+		names[0], names[last] = "label", fmt.Sprintf("x%d", last+1)
+		cols[0].Name, cols[last].Name = names[0], names[last]
+	}
+	return 0, true, nil
 }
 
 // findColumn finds the column that want names: a header name (exactly,

@@ -96,6 +96,54 @@ func TestCSVLabelColumn(t *testing.T) {
 	}
 }
 
+// With no label asked for, a first column of a few words is taken as the
+// label when the last holds numbers with many values (a class name first,
+// as in UCI's letter-recognition.data), and a note says so; with and
+// without a header. A last column of class codes (few values) stays the
+// label, and an explicit choice is obeyed.
+func TestCSVLabelGuessed(t *testing.T) {
+	var hdr, bare, codes strings.Builder
+	hdr.WriteString("species,a,b\n")
+	for i := 0; i < 2*MaxLevels; i++ {
+		row := fmt.Sprintf("%s,%d,%d.5\n", []string{"setosa", "virginica"}[i%2], i%3, i)
+		hdr.WriteString(row)
+		bare.WriteString(row)
+		codes.WriteString(fmt.Sprintf("%s,%d.5,%d\n", []string{"p", "q"}[i%2], i, i%3))
+	}
+	ds, err := readCSV(hdr.String(), CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.LabelName != "species" || !slices.Equal(ds.Features, []string{"a", "b"}) || !slices.Equal(ds.Classes, []string{"setosa", "virginica"}) ||
+		!strings.Contains(strings.Join(ds.Notes, "; "), `the label is the first column, "species"`) {
+		t.Errorf("with a header: label %q, features %q, classes %q, notes %q", ds.LabelName, ds.Features, ds.Classes, ds.Notes)
+	}
+	ds, err = readCSV(bare.String(), CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Header || ds.LabelName != "label" || !slices.Equal(ds.Features, []string{"x2", "x3"}) || ds.X.At(1, 1) != 1.5 {
+		t.Errorf("without a header: label %q, features %q", ds.LabelName, ds.Features)
+	}
+	if cols := Inspect([]byte(bare.String()), CSVOptions{}); cols[0].Name != "label" || cols[0].Role != RoleLabel || cols[2].Role != RoleFeature {
+		t.Errorf("Inspect: %+v", cols)
+	}
+	ds, err = readCSV(codes.String(), CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.LabelName != "label" || len(ds.Classes) != 3 || len(ds.Features) != 1 {
+		t.Errorf("class codes last: label %q, classes %q, features %q", ds.LabelName, ds.Classes, ds.Features)
+	}
+	ds, err = readCSV(hdr.String(), CSVOptions{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.LabelName != "a" {
+		t.Errorf("asked for a: label %q", ds.LabelName)
+	}
+}
+
 func TestCSVQuotingError(t *testing.T) {
 	mustFail(t, "a,b,class\n1,2,x\n3,\"4,y\n", CSVOptions{}, "line 3")
 }

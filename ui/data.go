@@ -281,7 +281,7 @@ func labelChoice(s DataProps, d func(store.Action)) *vecty.HTML {
 		selected := c == current || value == current || (current == "" && j == len(s.Columns)-1)
 		opts = append(opts, elem.Option(vecty.Markup(prop.Value(value), vecty.Property("selected", selected)), vecty.Text(c)))
 	}
-	note := "the last column unless you choose another"
+	note := "the last column (or a first column of class names, when the last holds numbers) unless you choose another"
 	if builtin {
 		note = "fixed for the built-in datasets"
 	}
