@@ -25,6 +25,8 @@ const (
 // SHA-256, and the result with its Δ_t history and edits.
 type SavedRun struct {
 	Link       string
+	Read       Read   // how its file was read (the column choices, missing values)
+	Label      string // its label choice
 	Dataset    SavedData
 	Method     string
 	Iterations int
@@ -37,6 +39,7 @@ type SavedRun struct {
 type SavedData struct {
 	Name   string // the built-in's name, or the file's
 	SHA256 string
+	File   bool // an uploaded file, not a built-in dataset
 }
 
 // CanExport says whether there is a result to download.
@@ -138,7 +141,8 @@ func (s *State) RunJSON() ([]byte, error) {
 		{"format", RunFormat}, {"version", RunVersion},
 		{"link", EncodeURL(p)},
 		{"settings", obj{{"dataset", p.Dataset}, {"label", p.Label}, {"kSame", p.KSame}, {"kDiff", p.KDiff}, {"flip", p.Flip},
-			{"eta", p.Eta}, {"lambda", p.Lambda}, {"method", p.Method}, {"tol", p.Tol}, {"seed", p.Seed}}},
+			{"eta", p.Eta}, {"lambda", p.Lambda}, {"method", p.Method}, {"tol", p.Tol}, {"seed", p.Seed},
+			{"read", obj{{"missing", s.Read.Missing}, {"exclude", s.Read.Exclude}, {"oneHot", s.Read.OneHot}, {"id", s.Read.ID}}}}},
 		{"dataset", obj{{"name", d.Name}, {"file", s.Params.Dataset == ""}, {"sha256", d.SHA256}, {"rows", d.Rows},
 			{"features", len(d.Features)}, {"label", d.LabelName}}},
 		{"status", r.Status}, {"method", r.Method}, {"iterations", r.Iter}, {"gap", r.Gap}, {"relGap", r.RelGap},
@@ -180,9 +184,16 @@ func ParseRun(text string) (*SavedRun, Params, error) {
 		return nil, Params{}, errors.New("it is a saved run of version " + strconv.Itoa(ver) + "; this page reads version " + strconv.Itoa(RunVersion))
 	}
 	run := &SavedRun{Link: g.str(top, "link")}
+	// The reading choices (absent from runs saved before they were kept:
+	// the defaults).
+	if set, ok := top["settings"].(map[string]any); ok && set["read"] != nil {
+		rd := g.obj(set["read"], `"read"`)
+		run.Read = Read{Missing: g.str(rd, "missing"), Exclude: g.strs(rd, "exclude"), OneHot: g.strs(rd, "oneHot"), ID: g.str(rd, "id")}
+	}
 	data, errs, tr, ed, rest := g.obj(top["dataset"], "dataset"), g.obj(top["testError"], "testError"), g.obj(top["trace"], "trace"),
 		g.obj(top["edits"], "edits"), g.obj(top["result"], "result")
 	run.Dataset = SavedData{Name: g.str(data, "name"), SHA256: g.str(data, "sha256")}
+	run.Dataset.File, _ = data["file"].(bool)
 	run.Method, run.Iterations = g.str(top, "method"), g.int(top, "iterations")
 	run.Trace = Trace{Iters: g.floats(tr, "iters"), Gaps: g.floats(tr, "gaps")}
 	run.Edits = Edits{Drop: g.ints(ed, "drop"), Reverse: g.ints(ed, "reverse")}
@@ -222,6 +233,16 @@ func ParseRun(text string) (*SavedRun, Params, error) {
 	p, problems := DecodeURL(run.Link, DefaultParams)
 	if len(problems) > 0 {
 		return nil, Params{}, errors.New("its settings: " + strings.Join(problems, "; "))
+	}
+	if run.Dataset.File {
+		// The link of a run on a file names no dataset (data= is written
+		// only for a built-in one), and decoding it over the defaults
+		// would name Iris: it was opened on Iris, and never on its file.
+		p.Dataset = ""
+	}
+	run.Label = p.Label
+	if m := run.Read.Missing; m != "" && m != "drop" && m != "mean" {
+		return nil, Params{}, errors.New(`its "missing" is ` + strconv.Quote(m) + `: expected "", "drop" or "mean"`)
 	}
 	switch {
 	case res.D < 1 || len(res.A) != res.D*res.D || len(res.Eigen) != res.D:
@@ -307,6 +328,25 @@ func (g *getter) list(v any, where string) []float64 {
 	for i, x := range a {
 		if out[i], ok = x.(float64); !ok {
 			g.fail(where+"["+strconv.Itoa(i)+"]", "a number")
+		}
+	}
+	return out
+}
+
+// strs reads m[k], a list of strings (null or absent: none).
+func (g *getter) strs(m map[string]any, k string) []string {
+	if m[k] == nil {
+		return nil
+	}
+	a, ok := m[k].([]any)
+	if !ok {
+		g.fail(strconv.Quote(k), "a list of strings")
+		return nil
+	}
+	out := make([]string, len(a))
+	for i, x := range a {
+		if out[i], ok = x.(string); !ok {
+			g.fail(strconv.Quote(k)+"["+strconv.Itoa(i)+"]", "a string")
 		}
 	}
 	return out

@@ -128,6 +128,53 @@ func TestSavedRunRoundTrip(t *testing.T) {
 	}
 }
 
+// A run on an uploaded file keeps how the file was read (the label and
+// the column choices): the file uploaded after the run is read the same
+// way, so that its result opens; a file of another name is read as usual.
+func TestSavedRunKeepsReading(t *testing.T) {
+	s := finished(t)
+	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV = "", "kind", "mine.csv", "kind,a,b,c\n"
+	s.Read = Read{Missing: "mean", Exclude: []string{"c"}, OneHot: []string{"b"}}
+	s.Data.Name = "mine.csv"
+	b, err := s.RunJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := ParseRun(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(run.Read, s.Read) || run.Label != "kind" || !run.Dataset.File {
+		t.Fatalf("parsed reading %+v, label %q, file %v", run.Read, run.Label, run.Dataset.File)
+	}
+	o := ready(t)
+	if out := Reduce(o, Upload{Name: "run.json", Text: string(b)}); len(out) != 0 || !strings.Contains(o.Message, "Upload that file") {
+		t.Fatalf("open: %+v %q", out, o.Message)
+	}
+	m := one(t, Reduce(o, Upload{Name: "other.csv", Text: "x,y\n1,a\n"}), protocol.KindLoad)
+	if m.Load.Label != "" || m.Load.Missing != "" || m.Load.Exclude != nil {
+		t.Errorf("another file read with the run's choices: %+v", m.Load)
+	}
+	o = ready(t)
+	Reduce(o, Upload{Name: "run.json", Text: string(b)})
+	m = one(t, Reduce(o, Upload{Name: "mine.csv", Text: "kind,a,b,c\n"}), protocol.KindLoad)
+	if m.Load.Label != "kind" || m.Load.Missing != "mean" || !reflect.DeepEqual(m.Load.Exclude, []string{"c"}) || !reflect.DeepEqual(m.Load.OneHot, []string{"b"}) {
+		t.Errorf("the run's file read as %+v", m.Load)
+	}
+	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "mine.csv", Rows: 3, Features: []string{"a", "b"}, SHA256: irisHash}}})
+	if o.Result == nil || !strings.Contains(o.Message, "Opened the saved run") {
+		t.Errorf("not opened: %q", o.Message)
+	}
+	// A saved run from before the reading was kept still opens.
+	old := strings.Replace(string(b), `"read"`, `"unread"`, 1)
+	if run, _, err := ParseRun(old); err != nil || run.Read.Missing != "" {
+		t.Errorf("a run without its reading: %v, %+v", err, run)
+	}
+	if _, _, err := ParseRun(strings.Replace(string(b), `"missing": "mean"`, `"missing": "guess"`, 1)); err == nil || !strings.Contains(err.Error(), `"guess"`) {
+		t.Errorf("a bad missing choice: %v", err)
+	}
+}
+
 // Files that are not whole runs are refused with the reason, and nothing
 // changes.
 func TestParseRunErrors(t *testing.T) {

@@ -24,7 +24,12 @@ func Reduce(s *State, a Action) []protocol.Message {
 		if isRunFile(a.Name, a.Text) {
 			return s.openRun(a.Name, a.Text)
 		}
-		return s.load(source{file: a.Name, csv: a.Text})
+		src := source{file: a.Name, csv: a.Text}
+		if r := s.opening; r != nil && r.Dataset.File && r.Dataset.Name == a.Name {
+			// The file a saved run waits for: read as the run read it.
+			src.label, src.read = r.Label, r.Read
+		}
+		return s.load(src)
 	case UploadFailed:
 		s.setError(a.Message)
 	case ChooseLabel:
@@ -518,7 +523,7 @@ func (s *State) openRun(file, text string) []protocol.Message {
 	s.Params = p
 	src := source{dataset: p.Dataset, label: p.Label}
 	if p.Dataset == "" {
-		src = source{file: s.FileName, csv: s.CSV, label: p.Label}
+		src = source{file: s.FileName, csv: s.CSV, label: p.Label, read: run.Read}
 	}
 	return append(out, s.load(src)...)
 }
