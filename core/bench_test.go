@@ -215,6 +215,29 @@ func BenchmarkNewton(b *testing.B) {
 	}
 }
 
+// BenchmarkLMNNGap reports the relative gap LMNN certifies after 500
+// iterations (rml table2's and the page's cap) and 5,000, η = 0.8, λ = 1:
+// where it stays far from 0, the cap, not the tolerance, ends its runs.
+func BenchmarkLMNNGap(b *testing.B) {
+	problems := benchData(b)
+	for _, name := range []string{"iris", "wine", "sonar", "ionosphere", "heart"} {
+		p, ok := problems[name]
+		if !ok {
+			continue
+		}
+		for _, iters := range []int{500, 5000} {
+			b.Run(fmt.Sprintf("%s/iters=%d", name, iters), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					res, _ = Solve(context.Background(), p, Settings{Method: LMNN, Tol: 1e-9, MaxIter: iters})
+				}
+				b.ReportMetric(res.RelGap, "relgap")
+				b.ReportMetric(res.Elapsed.Seconds(), "s")
+			})
+		}
+	}
+}
+
 // BenchmarkLabelTriplets measures the neighbour search that builds label
 // triplets (k_same = k_diff = 3) on seeded Gaussian data, by rows × features,
 // on every core (GOMAXPROCS). Before the bounded selection, 20,000 × 20 took

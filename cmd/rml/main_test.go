@@ -271,3 +271,12 @@ func TestSweep(t *testing.T) {
 		t.Errorf("--eta x: exit %d", code)
 	}
 }
+
+// train with LMNN and no --max-iter stops at table2's cap of 500 (its
+// certified gap stays far from the tolerance on Wine: 0.87), with exit 3.
+func TestTrainLMNNCapped(t *testing.T) {
+	code, _, errs := runCLI("train", "--data", "../../assets/datasets/wine.csv", "--method", "lmnn")
+	if code != 3 || !strings.Contains(errs, "after 500 iterations") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -485,5 +486,19 @@ func TestTripletFileFlow(t *testing.T) {
 	l = one(t, Reduce(s, SelectBuiltin{Name: "Wine"}), protocol.KindLoad)
 	if out := Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine", Rows: 178}}}); len(out) != 0 || s.TripletFile != nil {
 		t.Fatalf("other data keeps the triplet file: %+v", out)
+	}
+}
+
+// A plain Train with LMNN is capped as Compare caps it (its certified gap
+// does not reach a tolerance on most datasets, so it would never end);
+// the robust problem's methods are not.
+func TestTrainLMNNCapped(t *testing.T) {
+	s := ready(t)
+	if m := one(t, Reduce(s, Train{}), protocol.KindTrain); m.Train.MaxIter != 0 {
+		t.Errorf("fast: MaxIter %d", m.Train.MaxIter)
+	}
+	Reduce(s, SetMethod{Value: spec.LMNN})
+	if m := one(t, Reduce(s, Train{}), protocol.KindTrain); m.Train.MaxIter != CompareLMNNIters {
+		t.Errorf("lmnn: MaxIter %d, want %d", m.Train.MaxIter, CompareLMNNIters)
 	}
 }
