@@ -18,8 +18,7 @@ type fista struct {
 	fx, fy            float64
 	lk, lAcc, theta   float64 // trial and last accepted curvature, momentum
 
-	newtonOn          bool    // take Newton steps (newton.go)
-	nw                *newton // the Newton step's state, when newtonOn
+	nw                *newton // the Newton steps' state (newton.go); nil: none are taken
 	nextNewton, space int     // the iteration of the next Newton attempt, and the spacing after a failure
 	streak            bool    // the last Newton step succeeded
 }
@@ -45,10 +44,7 @@ func (f *fista) init(c *certificate, q0 []float64) error {
 	c.primalOfQ(f.y, p)
 	f.theta = 1
 	f.lk = 0
-	if f.newtonOn {
-		f.nw = newNewton(c.e)
-		f.nextNewton, f.space = newtonFirst, newtonFirst
-	}
+	f.nextNewton, f.space = newtonFirst, newtonFirst
 	return nil
 }
 

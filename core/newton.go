@@ -30,22 +30,20 @@ type newton struct {
 	u, y  []float64 // n_t×r: L_w Z₊ and Zf C'
 	gm    []float64 // d×r: (Vᵀ 𝒦v V)[:, +], then C'
 	gamma []float64 // d×r: Γ[:, +]
-	pv    []float64 // per pair: e_pᵀ Dπ₊[𝒦v] e_p
 	rowOn []bool    // rows touched by a free triplet
 	rows  []int32
 
 	free                         []int32 // the free set F
 	gt, dir, r, z, p, hp, xn, ct []float64
-	mu                           float64 // budget multiplier of the projection that found F
-	sumOnly                      bool    // the budget is active: directions keep Σ q
-	cgIters, tries               int     // of the last step: for benchmarks and tests
+	sumOnly                      bool // the budget is active: directions keep Σ q
+	cgIters                      int  // conjugate-gradient products of the last step
 }
 
 func newNewton(e *evaluator) *newton {
 	n, nt, d := e.N, e.nt, e.d
 	return &newton{
 		zf: make([]float64, nt*d), u: make([]float64, nt*d), y: make([]float64, nt*d),
-		gm: make([]float64, d*d), gamma: make([]float64, d*d), pv: make([]float64, e.np),
+		gm: make([]float64, d*d), gamma: make([]float64, d*d),
 		rowOn: make([]bool, nt), rows: make([]int32, 0, nt),
 		free: make([]int32, 0, n),
 		gt:   make([]float64, n), dir: make([]float64, n), r: make([]float64, n), z: make([]float64, n),
@@ -76,8 +74,7 @@ func (nw *newton) step(c *certificate, x, g, u, mx []float64, fx float64) (float
 	// Projection arc: x(t) = Π(x + t·dir), accepted when
 	// L(x(t)) ≤ L(x) + σ ∇L(x)ᵀ(x(t) − x).
 	t := 1.0
-	for try := 0; try < newtonTries; try++ {
-		nw.tries = try + 1
+	for range newtonTries {
 		for i, v := range x {
 			nw.ct[i] = v + t*nw.dir[i]
 		}
@@ -115,16 +112,16 @@ func (nw *newton) setup(c *certificate, x, g []float64) bool {
 	for i, v := range x {
 		nw.ct[i] = v - g[i]
 	}
-	nw.mu = c.proj.projectTo(nw.xn, nw.ct)
+	mu := c.proj.projectTo(nw.xn, nw.ct)
 	var w2 float64
 	for i, v := range x {
 		w2 += (v - nw.xn[i]) * (v - nw.xn[i])
 	}
 	eps := min(newtonEps, math.Sqrt(w2))
-	nw.sumOnly = nw.mu > 0
+	nw.sumOnly = mu > 0
 	nw.free = nw.free[:0]
 	for i, v := range x {
-		gr := g[i] + nw.mu
+		gr := g[i] + mu
 		if v <= eps && gr > 0 || v >= 1-eps && gr < 0 {
 			continue
 		}

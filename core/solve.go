@@ -285,7 +285,10 @@ func endStatus(ctx context.Context, st Status, err error) (Status, error) {
 func newStepper(p *Problem, c *certificate, m Method, parts fastParts) stepper {
 	switch m {
 	case Fast:
-		f := &fista{w: c.proj.ones, u: c.proj.ones, newtonOn: !parts.noNewton}
+		f := &fista{w: c.proj.ones, u: c.proj.ones}
+		if !parts.noNewton {
+			f.nw = newNewton(c.e)
+		}
 		if !parts.unscaled {
 			f.w, f.u = p.scales()
 		}

@@ -99,7 +99,7 @@ func (o *CompareOptions) defaults() {
 		o.GradientIters = 2000
 	}
 	if o.LMNNIters == 0 {
-		o.LMNNIters = 500
+		o.LMNNIters = spec.LMNNIters
 	}
 	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)

@@ -285,9 +285,7 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	maxIter := c.maxIter
 	if method == core.LMNN && maxIter == 0 {
-		// LMNN's certified gap stays far from any tolerance on most
-		// datasets (core's BenchmarkLMNNGap): capped as table2 caps it.
-		maxIter = lmnnTrainIters
+		maxIter = spec.LMNNIters
 	}
 	res, err := solveLive(ctx, p, core.Settings{Method: method, Tol: c.tol, MaxIter: maxIter}, live, stderr)
 	if err != nil {
@@ -499,7 +497,3 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "time  %.1fs\n", time.Since(start).Seconds())
 	return nil
 }
-
-// lmnnTrainIters is train's iteration limit for LMNN when --max-iter is not
-// given: the cap rml table2 and the page use.
-const lmnnTrainIters = 500

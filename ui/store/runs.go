@@ -30,7 +30,7 @@ import (
 // iterations (its certified gap closes slowly on separable data).
 const (
 	CompareTol       = 1e-3
-	CompareLMNNIters = 500
+	CompareLMNNIters = spec.LMNNIters
 	MaxPinned        = 6
 	StepTol          = 1e-15
 )
