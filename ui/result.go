@@ -200,8 +200,27 @@ func (h *Heatmap) SkipRender(prev vecty.Component) bool {
 const maxTableRows = 60
 
 // table is the heat map's alternative for screen readers and keyboards:
-// A's entries (i ≤ j) largest first, or by feature.
+// A's entries (i ≤ j) largest first, or by feature. Closed, it costs
+// nothing: its d(d+1)/2 entries are sorted and its rows built only while
+// it is open (with them, a result's render on Sonar took a long task on
+// the page's main thread).
 func (h *Heatmap) table() *vecty.HTML {
+	toggle := &vecty.EventListener{Name: "toggle", Listener: func(e *vecty.Event) {
+		if o := e.Target.Get("open").Bool(); o != h.open {
+			h.open = o
+			vecty.Rerender(h)
+		}
+	}}
+	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table"), vecty.Property("open", h.open), toggle),
+		elem.Summary(vecty.Text("A as a table")),
+		vecty.List(h.tableBody()))
+}
+
+// tableBody is the open table: its sort buttons and its rows.
+func (h *Heatmap) tableBody() []vecty.ComponentOrHTML {
+	if !h.open {
+		return nil
+	}
 	r := h.Result
 	type entry struct {
 		i, j int
@@ -232,19 +251,6 @@ func (h *Heatmap) table() *vecty.HTML {
 		return elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-pressed", h.byName == byName),
 			event.Click(func(*vecty.Event) { h.byName = byName; vecty.Rerender(h) })), vecty.Text(label))
 	}
-	// Closed, the table costs nothing: its d(d+1)/2 entries are sorted and
-	// its rows built only when it is opened (with them, a result's render
-	// on Sonar took a long task on the page's main thread).
-	toggle := &vecty.EventListener{Name: "toggle", Listener: func(e *vecty.Event) {
-		if o := e.Target.Get("open").Bool(); o != h.open {
-			h.open = o
-			vecty.Rerender(h)
-		}
-	}}
-	if !h.open {
-		return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table"), toggle),
-			elem.Summary(vecty.Text("A as a table")))
-	}
 	rows := []vecty.MarkupOrChild{elem.TableRow(
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
 		elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("feature")),
@@ -252,10 +258,10 @@ func (h *Heatmap) table() *vecty.HTML {
 	for _, e := range es {
 		rows = append(rows, elem.TableRow(elem.TableData(vecty.Text(store.FeatureName(h.Features, e.i))), elem.TableData(vecty.Text(store.FeatureName(h.Features, e.j))), elem.TableData(vecty.Text(draw.Num(e.v)))))
 	}
-	return elem.Details(vecty.Markup(vecty.Data("testid", "heatmap-table"), vecty.Property("open", true), toggle),
-		elem.Summary(vecty.Text("A as a table")),
+	return []vecty.ComponentOrHTML{
 		elem.Paragraph(vecty.Text("Sort: "), sortBtn("largest first", false), sortBtn("by feature", true), vecty.Text(more)),
-		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "entries of A")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))))
+		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "entries of A")), elem.Table(vecty.Markup(vecty.Class("cmp")), elem.TableBody(rows...))),
+	}
 }
 
 // Heat map layout: cells of at least minCell pixels leave room for the
