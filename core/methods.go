@@ -160,7 +160,7 @@ func (f *fista) newtonStep(c *certificate) error {
 	// Newton steps go on while they succeed and conjugate gradients solve
 	// their systems to tolerance within newtonMaxCG products: otherwise x is
 	// not yet where L is locally quadratic on a settled free set (on Heart
-	// with its budget active, ~2,000 of 2,430 q_i free at once), and the
+	// with its budget active, most q_i free at once in a trace), and the
 	// next attempt waits.
 	f.streak = ok && f.nw.cgIters < newtonMaxCG
 	if f.streak {
