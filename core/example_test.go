@@ -71,9 +71,9 @@ func ExampleSolve_progress() {
 	}
 	fmt.Println(res.Status, "after", res.Iter, "iterations")
 	// Output:
-	// t = 1: Δ = 0.44
-	// t = 2: Δ = 0.43
-	// t = 3: Δ = 0.0077
+	// t = 1: Δ = 0.04
+	// t = 2: Δ = 0.032
+	// t = 3: Δ = 0.0069
 	// stopped after 3 iterations
 }
 

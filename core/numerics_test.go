@@ -527,3 +527,68 @@ func TestNamesAreSpecs(t *testing.T) {
 		}
 	}
 }
+
+// bestScale's multiple minimizes P(s·A) over s ≥ 0 exactly: checked against
+// a brute-force search (a grid of 4,000 points, then golden section around
+// the best) of P(s·A) computed through topSum, with the budget slack,
+// binding, fractional and larger than N, and margins of both signs.
+func TestBestScaleBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for trial := 0; trial < 40; trial++ {
+		N := 20 + rng.IntN(60)
+		eta := []float64{0.05, 0.3, 0.8, 1, 1.5}[trial%5] // 1.5: m > N, every hinge counts
+		if trial%2 == 1 {
+			eta += 0.37 / float64(N) // a fractional budget
+		}
+		e := &evaluator{pairIndex: &pairIndex{N: N}, lambda: math.Exp2(float64(rng.IntN(9) - 4)), m: float64(N) * eta}
+		e.pm = make([]float64, 2*N)
+		e.sim, e.dis = make([]int32, N), make([]int32, N)
+		e.hs = make([]float64, N)
+		for i := 0; i < N; i++ {
+			e.sim[i], e.dis[i] = int32(2*i), int32(2*i+1)
+			e.pm[2*i] = rng.Float64()
+			e.pm[2*i+1] = rng.Float64() + rng.NormFloat64()*0.6 + 0.5
+		}
+		a2 := 0.01 + rng.Float64()
+		f := func(s float64) float64 {
+			var h []float64
+			for t := range e.sim {
+				if mg := s * e.margin(t); mg < 1 {
+					h = append(h, 1-mg)
+				}
+			}
+			return e.lambda/2*s*s*a2 + topSum(h, e.m)
+		}
+		p1 := f(1)
+		s, p := e.bestScale(a2, p1)
+		// Reference: the grid's best point, refined by golden section on
+		// the bracket around it (f is convex).
+		const n, hi = 4000, 40.0
+		bi := 0
+		for i := 1; i <= n; i++ {
+			if f(hi*float64(i)/n) < f(hi*float64(bi)/n) {
+				bi = i
+			}
+		}
+		lo, up := hi*float64(max(bi-1, 0))/n, hi*float64(min(bi+1, n))/n
+		g := (math.Sqrt(5) - 1) / 2
+		for it := 0; it < 100; it++ {
+			a, b := up-g*(up-lo), lo+g*(up-lo)
+			if f(a) < f(b) {
+				up = b
+			} else {
+				lo = a
+			}
+		}
+		ref := min(f((lo+up)/2), p1)
+		if s < 0 || p > ref+1e-12*math.Abs(ref) {
+			t.Errorf("trial %d (N=%d, m=%v): bestScale gives s=%v, P=%v; brute force P=%v at s≈%v", trial, N, e.m, s, p, ref, (lo+up)/2)
+		}
+		if d := f(s); math.Abs(d-p) > 1e-12*math.Abs(d) {
+			t.Errorf("trial %d: bestScale reports P=%v at s=%v, where P(s·A)=%v", trial, p, s, d)
+		}
+		if p > p1 {
+			t.Errorf("trial %d: P(s·A)=%v > P(A)=%v", trial, p, p1)
+		}
+	}
+}

@@ -542,6 +542,81 @@ func (e *evaluator) hingeTop(grad []float64) float64 {
 	return topSum(h, e.m)
 }
 
+// bestScale returns the multiple s ≥ 0 of A that minimizes P(s·A) and
+// that value, given that e.pm holds A's pair values and a2 = ‖A‖²_F; s = 1
+// and p1 = P(A) when no multiple does better. Every s·A is PSD, so s·A is
+// as valid a primal point as A: near the optimum, A(q) leaves many margins
+// just short of 1, and P(A(q)) − P* is first order in q's error, while a
+// slightly larger multiple clears those hinges at a second-order cost
+// (5,000 × 200 synthetic: 305 → 40 iterations to a gap of 1e-3).
+//
+// With margins u sorted ascending and s > 0, the top-m hinge sum takes the
+// same terms at every s, T(s) = Σ_k c_k (1 − s·u_k)_+ with c_k = 1 for the
+// ⌊m⌋ smallest margins, m − ⌊m⌋ for the next, 0 for the rest, and
+//
+//	f(s) = λ/2 s² a2 + T(s),  f'(s) = λ a2 s − Σ_{k: s u_k < 1} c_k u_k,
+//
+// is convex and piecewise quadratic: f' rises with s, jumping up by c_k u_k
+// at s = 1/u_k. The minimizer is found by walking those kinks upward.
+// It reorders e.hs.
+func (e *evaluator) bestScale(a2, p1 float64) (s, p float64) {
+	if a2 == 0 || !finite(a2) {
+		return 1, p1
+	}
+	u := e.hs[:0]
+	for t := range e.sim {
+		u = append(u, e.margin(t))
+	}
+	slices.Sort(u)
+	fm := math.Floor(e.m)
+	k, frac := int(fm), e.m-fm
+	n := len(u)
+	if k < n {
+		if frac == 0 {
+			n = k
+		} else {
+			n = k + 1
+		}
+	} else {
+		k, frac = n, 0
+	}
+	c := func(j int) float64 {
+		if j < k {
+			return 1
+		}
+		return frac
+	}
+	// G = Σ c_k u_k over the terms active just above s0; start at s0 = 0.
+	var g float64
+	for j, v := range u[:n] {
+		g += c(j) * v
+	}
+	la := e.lambda * a2
+	s0 := 0.0
+	for j := n - 1; j >= 0; j-- {
+		if r := g / la; r <= s0 {
+			break // f' ≥ 0 just above the last kink: the minimum is there
+		} else if u[j] <= 0 || r*u[j] < 1 {
+			s0 = r // f'(r) = 0 before the next kink (none for u ≤ 0)
+			break
+		}
+		s0 = 1 / u[j]
+		g -= c(j) * u[j]
+		if j == 0 {
+			s0 = max(s0, g/la)
+		}
+	}
+	s = s0
+	p = e.lambda / 2 * s * s * a2
+	for j, v := range u[:n] {
+		p += c(j) * max(0, 1-s*v)
+	}
+	if !(p < p1) || !finite(p) {
+		return 1, p1
+	}
+	return s, p
+}
+
 // topSum returns the sum of the ⌊m⌋ largest entries of h (all ≥ 0) plus
 // (m − ⌊m⌋) times the next one: max_{q∈[0,1]^len(h), Σq≤m} Σ q_i h_i.
 // It reorders h.
