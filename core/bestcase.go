@@ -20,7 +20,9 @@ import (
 // B is a difference of convex functions, λ/2‖A‖² + Σ_all h_i minus the sum
 // of the N − k largest h_i, so the convex–concave procedure applies: fix
 // the trusted set S as the k triplets of smallest loss at the current A
-// (ties to the lower index), solve the convex hinge problem on S (the
+// (ties, which are losses of 0, to the larger margin, then to the lower
+// index: so S is the k largest margins, the same for A and any multiple
+// s·A, s > 0, such as the fast method may return), solve the convex hinge problem on S (the
 // robust problem with η = 1 on those triplets, by the fast method, warm
 // started from the last solve's q on the triplets S keeps), and repeat
 // until S stops changing. B never rises from one outer step to the next
@@ -129,20 +131,25 @@ func (b *bestCase) losses(a mat.Symmetric) []float64 {
 	return h
 }
 
-// trusted returns the k triplets of smallest loss under a, in index order.
+// trusted returns the k triplets of smallest loss under a, in index order:
+// the k largest margins (a loss (1 − margin)_+ is smaller exactly when the
+// margin is larger, and ties of 0 go to the larger margin), ties to the
+// lower index.
 func (b *bestCase) trusted(a mat.Symmetric) []int {
-	h := b.losses(a)
+	e := b.e
+	e.pairValuesOf(a)
 	if b.order == nil {
-		b.order = make([]int, len(h))
+		b.order = make([]int, e.N)
 	}
 	for i := range b.order {
 		b.order[i] = i
 	}
 	slices.SortStableFunc(b.order, func(x, y int) int {
+		mx, my := e.margin(x), e.margin(y)
 		switch {
-		case h[x] < h[y]:
+		case mx > my:
 			return -1
-		case h[x] > h[y]:
+		case mx < my:
 			return 1
 		}
 		return 0
