@@ -150,3 +150,17 @@ func TestShareButtons(t *testing.T) {
 		t.Errorf("the link opened with η %s, λ %s, seed %s", eta, lambda, seed)
 	}
 }
+
+// Every panel but the settings can be hidden at once, and a run still
+// trains and reports: a hidden panel is never rendered, and nothing may
+// redraw it (hide=chart crashed the page at the run's first progress
+// message: a Vecty Rerender of a component never rendered).
+func TestHidePanels(t *testing.T) {
+	p := open(t, "#data=Sonar&hide=lesson,guide,data,side,chart,projection,result,compare,sweep")
+	p.clickUntil("train", "converged", 60*time.Second)
+	var panels int
+	p.eval(`document.querySelectorAll('section.panel').length`, &panels)
+	if panels != 1 {
+		t.Errorf("%d panels shown, want the settings alone", panels)
+	}
+}

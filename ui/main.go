@@ -128,6 +128,11 @@ func (g *glue) Dispatch(a store.Action) {
 	// Progress changes only the convergence panel: redraw just that, so a
 	// run costs the main thread a few milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
+		// A hidden chart was never rendered: Vecty panics on a Rerender of
+		// it (hide=chart crashed the page at its first progress message).
+		if g.state.Params.View.Hides("chart") {
+			return
+		}
 		if t := now(); !g.inBatch() || t-g.chartAt >= batchChartEvery {
 			g.chartAt = t
 			vecty.Rerender(g.root.chart.with(chartProps(g.state)))
