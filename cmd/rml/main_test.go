@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rml-lab/rml/core"
 )
 
 const iris = "../../assets/datasets/iris.csv"
@@ -278,5 +280,26 @@ func TestTrainLMNNCapped(t *testing.T) {
 	code, _, errs := runCLI("train", "--data", "../../assets/datasets/wine.csv", "--method", "lmnn")
 	if code != 3 || !strings.Contains(errs, "after 500 iterations") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// The sweep's change column: a collapse first, then the same error; a
+// difference where no split's budget bound is put down to the solves, not
+// to the budget.
+func TestSweepChange(t *testing.T) {
+	ref := core.CompareRow{Mean: 0.05}
+	for _, c := range []struct {
+		r    core.CompareRow
+		want string
+	}{
+		{core.CompareRow{Mean: 0.6667, Collapsed: 10, BudgetActive: 10}, "collapses"},
+		{core.CompareRow{Mean: 0.05}, "same"},
+		{core.CompareRow{Mean: 0.0537}, "same problem (budget never bound); +0.37 from the solves' tolerance"},
+		{core.CompareRow{Mean: 0.0519, BudgetActive: 1}, "worse by 0.19"},
+		{core.CompareRow{Mean: 0.0481, BudgetActive: 2}, "better by 0.19"},
+	} {
+		if got := changeOf(c.r, ref); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
 	}
 }
