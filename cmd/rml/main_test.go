@@ -303,3 +303,30 @@ func TestSweepChange(t *testing.T) {
 		}
 	}
 }
+
+// rml train says only what holds for the method: η and the budget for the
+// robust problem, a gap where there is a certificate, the stopping
+// measure where there is none.
+func TestTrainTextPerMethod(t *testing.T) {
+	for _, c := range []struct {
+		method   string
+		has, not []string
+	}{
+		{"fast", []string{"η = 0.8, λ = 1", "gap          Δ =", "Σq/m"}, []string{"no certificate"}},
+		{"lmnn", []string{"lmnn, λ = 1", "gap          Δ ="}, []string{"η =", "Σq/m", "no certificate"}},
+		{"xing", []string{"method       xing\n", "no certificate"}, []string{"λ =", "Σq/m", "gap "}},
+		{"bestcase", []string{"η = 0.8, λ = 1", "no certificate"}, []string{"Σq/m", "gap "}},
+	} {
+		_, out, errs := runCLI("train", "--data", iris, "--method", c.method)
+		for _, s := range c.has {
+			if !strings.Contains(out, s) {
+				t.Errorf("%s: output lacks %q:\n%s%s", c.method, s, out, errs)
+			}
+		}
+		for _, s := range c.not {
+			if strings.Contains(out, s) {
+				t.Errorf("%s: output has %q:\n%s", c.method, s, out)
+			}
+		}
+	}
+}
