@@ -31,8 +31,11 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	// them for every run of the batch cost the main thread most of its
 	// time, which the solver workers need (measured in e2e TestWorkerPool).
 	// The chart follows each run, the columns and points fill in, and the
-	// views show the batch's last run when it ends.
-	if j := s.Job; j == nil || j.Kind == "step" || s.Status != store.Running {
+	// views show the batch's last run when it ends. A batch lasts while
+	// s.Job is set: between two of its runs the status reads the last
+	// one's end, and keying on the status redrew the views, the heat map
+	// included, at every run of the η sweep (7 times in its 14 runs).
+	if j := s.Job; j == nil || j.Kind == "step" {
 		a.shown = s.Result
 	}
 	res := a.shown

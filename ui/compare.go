@@ -46,7 +46,7 @@ func compareProps(s *store.State) ComparePanelProps {
 	if s.Data != nil {
 		p.Classes = s.Data.Classes
 	}
-	if j := s.Job; j != nil && j.Kind == "compare" && s.Status == store.Running {
+	if j := s.Job; j != nil && j.Kind == "compare" {
 		n := len(store.CompareMethods) + 1
 		p.Busy = "Comparing: " + methodName(j.Method) + ", " + itoa(n-len(s.Queue)) + " of " + itoa(n) + "…"
 	}
@@ -214,7 +214,7 @@ type SweepProps struct {
 }
 
 func sweepProps(s *store.State) SweepProps {
-	return SweepProps{Sweep: s.Sweep, Method: s.Params.Method, Busy: s.Job != nil && s.Job.Kind == "sweep" && s.Status == store.Running}
+	return SweepProps{Sweep: s.Sweep, Method: s.Params.Method, Busy: s.Job != nil && s.Job.Kind == "sweep"}
 }
 
 const sweepW, sweepH = 560.0, 260.0

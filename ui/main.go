@@ -74,7 +74,7 @@ const batchChartEvery = 200 // ms
 // inBatch reports whether a batch's runs are under way.
 func (g *glue) inBatch() bool {
 	j := g.state.Job
-	return j != nil && j.Kind != "step" && g.state.Status == store.Running
+	return j != nil && j.Kind != "step"
 }
 
 // Run starts the page and never returns.

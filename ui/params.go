@@ -156,7 +156,10 @@ type ParamProps struct {
 }
 
 func paramProps(s *store.State) ParamProps {
-	p := ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running,
+	// Running for the whole of a batch, not only during each of its runs:
+	// the buttons do not flicker between two runs (and the panel is not
+	// redrawn twice per run).
+	p := ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running || s.Job != nil,
 		HasResult: s.Result != nil, Warm: s.Result != nil && s.Result.Warm}
 	if s.Failed != nil && s.Data != nil {
 		p.Still = s.Data.Name
