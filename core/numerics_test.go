@@ -592,3 +592,123 @@ func TestBestScaleBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectNth checks the selection behind topSum against a sort, on random
+// values, many ties, sorted and reversed orders, and every index.
+func TestSelectNth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	gens := map[string]func(i, n int) float64{
+		"random":   func(i, n int) float64 { return rng.NormFloat64() },
+		"ties":     func(i, n int) float64 { return float64(rng.IntN(3)) },
+		"equal":    func(i, n int) float64 { return 1 },
+		"sorted":   func(i, n int) float64 { return float64(i) },
+		"reversed": func(i, n int) float64 { return float64(n - i) },
+		"organ":    func(i, n int) float64 { return float64(min(i, n-i)) },
+	}
+	for name, gen := range gens {
+		for _, n := range []int{1, 2, 3, 5, 17, 100} {
+			h := make([]float64, n)
+			for i := range h {
+				h[i] = gen(i, n)
+			}
+			want := slices.Clone(h)
+			slices.Sort(want)
+			for k := 0; k < n; k++ {
+				got := slices.Clone(h)
+				selectNth(got, k)
+				if got[k] != want[k] {
+					t.Fatalf("%s n=%d: element %d is %v, want %v", name, n, k, got[k], want[k])
+				}
+				for i, v := range got {
+					if (i < k && v > got[k]) || (i > k && v < got[k]) {
+						t.Fatalf("%s n=%d k=%d: h[%d] = %v on the wrong side of %v", name, n, k, i, v, got[k])
+					}
+				}
+				g2 := slices.Clone(got)
+				slices.Sort(g2)
+				if !slices.Equal(g2, want) {
+					t.Fatalf("%s n=%d k=%d: not a permutation", name, n, k)
+				}
+			}
+		}
+	}
+	// topSum against its definition: the sorted top ⌊m⌋ plus the fraction.
+	for _, m := range []float64{0, 0.5, 3, 3.7, 99.2, 150} {
+		h := make([]float64, 100)
+		for i := range h {
+			h[i] = rng.Float64()
+		}
+		s := slices.Clone(h)
+		slices.Sort(s)
+		slices.Reverse(s)
+		var want float64
+		k := int(math.Floor(m))
+		for i := 0; i < min(k, len(s)); i++ {
+			want += s[i]
+		}
+		if k < len(s) {
+			want += (m - float64(k)) * s[k]
+		}
+		if got := topSum(h, m); math.Abs(got-want) > 1e-12*max(1, want) {
+			t.Errorf("topSum(m=%v) = %v, want %v", m, got, want)
+		}
+	}
+}
+
+// TestKernelsAgainstNaive checks the products every evaluation runs (both
+// versions of rowDots, and addOuterUpper through formM's rows) against
+// plain loops, for widths around their blocking of four.
+func TestKernelsAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, d := range []int{1, 3, 4, 5, 9} {
+		for _, nt := range []int{1, 4, 7, 13} {
+			x := make([]float64, nt*d)
+			y := make([]float64, nt*d)
+			for i := range x {
+				x[i], y[i] = rng.NormFloat64(), rng.NormFloat64()
+			}
+			rows := []int32{}
+			for k := 0; k < nt; k++ {
+				if k%3 != 1 {
+					rows = append(rows, int32(k))
+				}
+			}
+			got := make([]float64, d*d)
+			addOuterUpper(got, x, y, rows, d)
+			for i := 0; i < d; i++ {
+				for j := i; j < d; j++ {
+					var want float64
+					for _, k := range rows {
+						want += x[int(k)*d+i] * y[int(k)*d+j]
+					}
+					if math.Abs(got[i*d+j]-want) > 1e-12*(1+math.Abs(want)) {
+						t.Fatalf("addOuterUpper d=%d nt=%d: (%d,%d) = %v, want %v", d, nt, i, j, got[i*d+j], want)
+					}
+				}
+			}
+			e := &evaluator{pairIndex: &pairIndex{d: d, nt: nt, xt: x}}
+			for _, r := range []int{1, 4, 6, d} {
+				if r*d > len(y) {
+					continue
+				}
+				w := y[:r*d]
+				z1, z2 := make([]float64, nt*r), make([]float64, nt*r)
+				e.rowDotsBLAS(z1, w, r)
+				e.rowDotsBlocked(z2, w, r)
+				for k := 0; k < nt; k++ {
+					for c := 0; c < r; c++ {
+						var want float64
+						for j := 0; j < d; j++ {
+							want += x[k*d+j] * w[c*d+j]
+						}
+						for name, z := range map[string][]float64{"BLAS": z1, "blocked": z2} {
+							if math.Abs(z[k*r+c]-want) > 1e-12*(1+math.Abs(want)) {
+								t.Fatalf("rowDots%s d=%d r=%d: (%d,%d) = %v, want %v", name, d, r, k, c, z[k*r+c], want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
