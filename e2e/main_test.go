@@ -227,10 +227,19 @@ func (p *page) eval(expr string, out any) {
 	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
 }
 
+// text returns the text of the element whose data-testid is testid ("" if
+// none). It first waits (at most 5 s) until the page has drawn every change asked
+// of it: the page draws its panels over several animation frames, the
+// status and message last, and body[data-drawn] reaches
+// window.__rmlRedraws once the last one is drawn.
 func (p *page) text(testid string) string {
 	p.t.Helper()
 	var s string
-	p.eval(`(document.querySelector('[data-testid="`+testid+`"]') || {textContent: ""}).textContent`, &s)
+	p.eval(`new Promise((ok) => { const t0 = performance.now(); const f = () => {
+		const b = document.body, n = window.__rmlRedraws;
+		if (!b || n === undefined || +b.dataset.drawn >= n || performance.now() - t0 > 5000) {
+			ok((document.querySelector('[data-testid="`+testid+`"]') || {textContent: ""}).textContent)
+		} else { requestAnimationFrame(f) } }; f() })`, &s)
 	return s
 }
 

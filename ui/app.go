@@ -19,6 +19,54 @@ type App struct {
 	chart *Chart           // one instance, so progress can redraw it alone
 	shown *protocol.Result // the result the views show
 	guide *Guide
+	// The heavy panels, one instance each, so that the glue can redraw
+	// each in a task of its own (glue.redraw).
+	data *DataPanel
+	proj *Projections
+	res  *Memo[ResultProps]
+}
+
+// changed lists the persistent panels whose props syncViews changed.
+type changed struct{ data, preview, chart, proj, res bool }
+
+// syncViews sets the props of the persistent views from the store and
+// reports which changed.
+//
+// While a Compare or a sweep runs, the result views (projections, heat
+// map, eigenvalues, suspects) keep the run they showed: redrawing them for
+// every run of the batch cost the main thread most of its time, which the
+// solver workers need (measured in e2e TestWorkerPool). The chart follows
+// each run, the columns and points fill in, and the views show the batch's
+// last run when it ends. A batch lasts while s.Job is set: between two of
+// its runs the status reads the last one's end, and keying on the status
+// redrew the views, the heat map included, at every run of the η sweep (7
+// times in its 14 runs).
+func (a *App) syncViews() (c changed) {
+	s := a.glue.state
+	if j := s.Job; j == nil || j.Kind == "step" {
+		a.shown = s.Result
+	}
+	if dp := dataProps(s); !dp.same(a.data.Props) {
+		a.data.Props = dp
+		c.data = true
+	}
+	if pp := previewProps(a.data.Props); !pp.same(a.data.preview.Props) {
+		a.data.preview.Props = pp
+		c.preview = true
+	}
+	if cp := chartProps(s); !cp.same(a.chart.Props) {
+		a.chart.Props = cp
+		c.chart = true
+	}
+	if a.proj.Result != a.shown || a.proj.Data != s.Data {
+		a.proj.Result, a.proj.Data = a.shown, s.Data
+		c.proj = true
+	}
+	if rp := (ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}); !rp.same(a.res.Props) {
+		a.res.Props = rp
+		c.res = true
+	}
+	return c
 }
 
 // Render lays out the panels: controls on the left, views on the right; in
@@ -26,18 +74,7 @@ type App struct {
 // Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
 	s, d := a.glue.state, a.glue.Dispatch
-	// While a Compare or a sweep runs, the result views (projections,
-	// heat map, eigenvalues, suspects) keep the run they showed: redrawing
-	// them for every run of the batch cost the main thread most of its
-	// time, which the solver workers need (measured in e2e TestWorkerPool).
-	// The chart follows each run, the columns and points fill in, and the
-	// views show the batch's last run when it ends. A batch lasts while
-	// s.Job is set: between two of its runs the status reads the last
-	// one's end, and keying on the status redrew the views, the heat map
-	// included, at every run of the η sweep (7 times in its 14 runs).
-	if j := s.Job; j == nil || j.Kind == "step" {
-		a.shown = s.Result
-	}
+	a.syncViews()
 	res := a.shown
 	view := s.Params.View
 	shown := func(name string) bool { return !view.Hides(name) }
@@ -45,14 +82,14 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	controls := elem.Div(vecty.Markup(vecty.Class("controls")),
 		vecty.If(shown("lesson"), &Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}),
 		vecty.If(shown("guide"), a.guide),
-		vecty.If(shown("data"), &DataPanel{Props: dataProps(s), Dispatch: d, Open: a.glue.open}),
+		vecty.If(shown("data"), a.data),
 		vecty.If(shown("side"), &Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, a.glue.openTriplets) }}),
 		vecty.If(shown("params"), &Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}),
 	)
 	views := elem.Div(vecty.Markup(vecty.Class("views")),
-		vecty.If(shown("chart"), a.chart.with(chartProps(s))),
-		vecty.If(shown("projection"), &Projections{Result: res, Data: s.Data, Dispatch: d}),
-		vecty.If(shown("result"), &Memo[ResultProps]{Props: ResultProps{Result: res, Data: s.Data, Edits: s.Edits}, Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }}),
+		vecty.If(shown("chart"), a.chart),
+		vecty.If(shown("projection"), a.proj),
+		vecty.If(shown("result"), a.res),
 		vecty.If(shown("compare"), &Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}),
 		vecty.If(shown("sweep"), &Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}),
 	)
@@ -67,7 +104,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	}
 
 	return elem.Body(
-		vecty.Markup(vecty.ClassMap{"embed": view.Embed}),
+		vecty.Markup(vecty.ClassMap{"embed": view.Embed}, vecty.Data("drawn", itoa(a.glue.redraws))),
 		elem.Header(vecty.Markup(vecty.Class("top")),
 			elem.Heading1(vecty.Text("Robust metric learning")),
 			vecty.If(!view.Embed, elem.Paragraph(vecty.Markup(vecty.Class("sub")),

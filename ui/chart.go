@@ -4,6 +4,7 @@ package ui
 
 import (
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/hexops/vecty"
@@ -31,6 +32,28 @@ type Chart struct {
 	pyrRun   int          // the run it summarizes
 	curve    draw.Curve   // the layout last drawn, for hovering
 	drawn    bool
+	rendered bool // it has been rendered: vecty.Rerender may be called on it
+}
+
+// SkipRender skips the chart while nothing it shows changed: without it
+// every redraw of the page (a slider moved, a panel's button) redrew its
+// axes, curve and numbers too.
+func (c *Chart) SkipRender(prev vecty.Component) bool {
+	q, ok := prev.(*Chart)
+	return ok && c.Props.same(q.Props) && c.hover == q.hover && c.hovered == q.hovered
+}
+
+// same reports whether p and o show the same: the trace's slices only grow
+// by appending, so the same start and length are the same trace.
+func (p ChartProps) same(o ChartProps) bool {
+	a, b := p.Last, o.Last
+	if !sameSlice(p.Trace.Iters, o.Trace.Iters) || !sameSlice(p.Trace.Gaps, o.Trace.Gaps) ||
+		!sameSlice(a.Iters, b.Iters) || !sameSlice(a.Gaps, b.Gaps) {
+		return false
+	}
+	a.Iters, a.Gaps, b.Iters, b.Gaps = nil, nil, nil, nil
+	return reflect.DeepEqual(a, b) && p.Tol == o.Tol && p.RunID == o.RunID && p.Running == o.Running &&
+		p.Rate == o.Rate && p.Done == o.Done && p.Left == o.Left && p.HasLeft == o.HasLeft
 }
 
 // ChartProps is what the chart shows.
@@ -80,6 +103,7 @@ func (c *Chart) with(p ChartProps) *Chart {
 const chartW, chartH = 560.0, 240.0
 
 func (c *Chart) Render() vecty.ComponentOrHTML {
+	c.rendered = true
 	s := c.Props
 	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
 	box := draw.Box{X: 60, Y: 12, W: chartW - 72, H: chartH - 46}

@@ -43,6 +43,18 @@ func dataProps(s *store.State) DataProps {
 		Table: s.Table, Read: read, View: s.Params.View}
 }
 
+// same reports whether p and o show the same: the dataset and a failed
+// file as pointers (a new one is a new pointer; comparing two datasets'
+// rows by reflection cost the main thread tens of milliseconds), the rest
+// by value.
+func (p DataProps) same(o DataProps) bool {
+	if p.Data != o.Data || p.Failed != o.Failed {
+		return false
+	}
+	p.Data, p.Failed, o.Data, o.Failed = nil, nil, nil, nil
+	return reflect.DeepEqual(p, o)
+}
+
 // DataPanel is panel 1: the dataset, the file, the label column, a preview.
 // Open reads the files of a file input or a drop (the glue does that).
 type DataPanel struct {
@@ -54,15 +66,33 @@ type DataPanel struct {
 	// The column chooser's rows are rendered only while it is open: a file
 	// of 200 columns would otherwise cost a long render on every load.
 	columnsOpen bool
+	rendered    bool // it has been rendered: vecty.Rerender may be called on it
+	// The preview table, one instance that the glue redraws on its own
+	// before the panel (glue.redraw): a new dataset otherwise redrew the
+	// panel and its table in one task.
+	preview *Memo[PreviewProps]
 }
+
+// PreviewProps is what the preview table shows: the first rows as read.
+type PreviewProps struct {
+	Rows   [][]string
+	Header bool
+}
+
+func (p PreviewProps) same(o PreviewProps) bool {
+	return p.Header == o.Header && sameSlice(p.Rows, o.Rows)
+}
+
+func previewProps(s DataProps) PreviewProps { return PreviewProps{Rows: s.Preview, Header: s.Header} }
 
 // SkipRender skips the panel while nothing it shows changed.
 func (p *DataPanel) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*DataPanel)
-	return ok && reflect.DeepEqual(q.Props, p.Props) && q.dragging == p.dragging && q.columnsOpen == p.columnsOpen
+	return ok && q.Props.same(p.Props) && q.dragging == p.dragging && q.columnsOpen == p.columnsOpen
 }
 
 func (p *DataPanel) Render() vecty.ComponentOrHTML {
+	p.rendered = true
 	s, d := p.Props, p.Dispatch
 	var opts []vecty.MarkupOrChild
 	opts = append(opts, vecty.Markup(vecty.Data("testid", "dataset-select"), vecty.Attribute("aria-label", "dataset"),
@@ -127,7 +157,7 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 		p.columnChooser(s, d),
 		summary(s),
 		failed,
-		preview(s),
+		p.preview,
 	)
 }
 
@@ -306,13 +336,13 @@ func summary(s DataProps) *vecty.HTML {
 }
 
 // preview shows the first rows as read: all of it text, never markup.
-func preview(s DataProps) vecty.MarkupOrChild {
-	if len(s.Preview) == 0 {
-		return nil
+func preview(s PreviewProps) *vecty.HTML {
+	if len(s.Rows) == 0 {
+		return elem.Div()
 	}
 	const maxCols = 12
 	var rows []vecty.MarkupOrChild
-	for i, r := range s.Preview {
+	for i, r := range s.Rows {
 		var cells []vecty.MarkupOrChild
 		for j, c := range r {
 			if j == maxCols {

@@ -43,7 +43,9 @@ type glue struct {
 	failures int // restarts since the worker last said it was ready
 
 	readyMarked bool
-	shown       store.Params // the settings the address holds
+	shown       store.Params // the settings the address holds (or will, once addressDue is done)
+	addressDue  bool         // a task to write shown to the address is scheduled
+	redraws     int          // redraws asked for (redraw)
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
@@ -97,6 +99,9 @@ func Run() {
 	g.root = &App{glue: g}
 	g.root.chart = &Chart{dispatch: g.Dispatch}
 	g.root.guide = &Guide{}
+	g.root.data = &DataPanel{Dispatch: g.Dispatch, Open: g.open, preview: &Memo[PreviewProps]{Draw: preview}}
+	g.root.proj = &Projections{Dispatch: g.Dispatch}
+	g.root.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, g.Dispatch) }}
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
@@ -120,10 +125,18 @@ func (g *glue) Dispatch(a store.Action) {
 		g.heardAt = now() // silence is counted from the latest request
 		g.send(m)
 	}
-	// The address follows the settings (not on every progress message).
+	// The address follows the settings (not on every progress message), in
+	// a task of its own: history.replaceState cost 8 ms of the task that
+	// changed them (a dataset chosen), which the redraw then made long.
 	if g.state.Params != g.shown {
 		g.shown = g.state.Params
-		js.Global().Get("history").Call("replaceState", nil, "", "#"+store.EncodeURL(g.shown))
+		if !g.addressDue {
+			g.addressDue = true
+			later(func() {
+				g.addressDue = false
+				js.Global().Get("history").Call("replaceState", nil, "", "#"+store.EncodeURL(g.shown))
+			})
+		}
 	}
 	// Progress changes only the convergence panel: redraw just that, so a
 	// run costs the main thread a few milliseconds per message.
@@ -139,13 +152,50 @@ func (g *glue) Dispatch(a store.Action) {
 		}
 		return
 	}
-	vecty.Rerender(g.root)
+	g.redraw()
 	g.startHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
 		// For the figures the e2e tests report: navigation to Train enabled.
 		g.readyMarked = true
 		js.Global().Get("performance").Call("mark", "rml-ready")
 	}
+}
+
+// redraw redraws the page after a change: first the heavy views whose
+// props changed, each on its own, then the rest. Vecty renders the
+// components it is asked to redraw on animation frames, in order, and moves
+// those that do not fit a frame's 16 ms to the next frame; redrawing the
+// page as one component made a new result (projections, heat map,
+// eigenvalues, suspects and the rest at once) one task of 60–210 ms on the
+// main thread (e2e TestVisitLongTasks). The page comes last, so the status
+// (and its data-shown, which the tests wait on) changes once the views show
+// what it says. A view never rendered (hidden by the link) is not asked:
+// Vecty panics on that.
+//
+// The page's body carries data-drawn, the number of redraws it reflects,
+// and window.__rmlRedraws the number asked for: equal, every panel shows
+// the store's state (the e2e tests read the page only then).
+func (g *glue) redraw() {
+	a := g.root
+	g.redraws++
+	js.Global().Set("__rmlRedraws", g.redraws)
+	c := a.syncViews()
+	if c.preview && a.data.preview.rendered {
+		vecty.Rerender(a.data.preview)
+	}
+	if c.data && a.data.rendered {
+		vecty.Rerender(a.data)
+	}
+	if c.chart && a.chart.rendered {
+		vecty.Rerender(a.chart)
+	}
+	if c.proj && a.proj.rendered {
+		vecty.Rerender(a.proj)
+	}
+	if c.res && a.res.rendered {
+		vecty.Rerender(a.res)
+	}
+	vecty.Rerender(a)
 }
 
 func (g *glue) startWorker() {

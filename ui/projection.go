@@ -23,6 +23,7 @@ type Projections struct {
 	Data     *protocol.Dataset  `vecty:"prop"`
 	Dispatch func(store.Action) `vecty:"prop"`
 	hover    [2]int             // row under the pointer in each view, -1 if none
+	rendered bool               // it has been rendered: vecty.Rerender may be called on it
 }
 
 func (p *Projections) SkipRender(prev vecty.Component) bool {
@@ -33,6 +34,7 @@ func (p *Projections) SkipRender(prev vecty.Component) bool {
 const projW, projH = 300.0, 280.0
 
 func (p *Projections) Render() vecty.ComponentOrHTML {
+	p.rendered = true
 	r := p.Result
 	if p.Data == nil {
 		p.hover = [2]int{-1, -1}

@@ -26,6 +26,13 @@ type ResultProps struct {
 	Edits  store.Edits
 }
 
+// same reports whether p and o show the same (without reflection: the
+// result and the dataset are compared as pointers, as new ones are new
+// pointers).
+func (p ResultProps) same(o ResultProps) bool {
+	return p.Result == o.Result && p.Data == o.Data && slices.Equal(p.Edits.Drop, o.Edits.Drop) && slices.Equal(p.Edits.Reverse, o.Edits.Reverse)
+}
+
 // resultPanel is panel 6: test errors, the matrix A, its eigenvalues and
 // whether the trust budget binds.
 func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {

@@ -28,8 +28,9 @@ import (
 // what a panel shows cannot go stale: everything it shows is in Props.
 type Memo[P any] struct {
 	vecty.Core
-	Props P                   `vecty:"prop"`
-	Draw  func(P) *vecty.HTML `vecty:"prop"`
+	Props    P                   `vecty:"prop"`
+	Draw     func(P) *vecty.HTML `vecty:"prop"`
+	rendered bool                // it has been rendered: vecty.Rerender may be called on it
 }
 
 func (m *Memo[P]) SkipRender(prev vecty.Component) bool {
@@ -37,7 +38,16 @@ func (m *Memo[P]) SkipRender(prev vecty.Component) bool {
 	return ok && reflect.DeepEqual(q.Props, m.Props)
 }
 
-func (m *Memo[P]) Render() vecty.ComponentOrHTML { return m.Draw(m.Props) }
+func (m *Memo[P]) Render() vecty.ComponentOrHTML {
+	m.rendered = true
+	return m.Draw(m.Props)
+}
+
+// sameSlice reports whether a and b are the same slice: the same length
+// and, unless empty, the same first element in memory.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
 
 const svgNS = "http://www.w3.org/2000/svg"
 
