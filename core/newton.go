@@ -10,7 +10,7 @@ import "math"
 // First-order steps find which q_i sit at a bound long before they find the
 // values of the others: on Sonar (λ = 1, η = 0.8) a trace of FISTA alone
 // showed the support of q fixed within the first tenth of the 766
-// iterations it needs for a relative gap of 1e-6. On the free variables F the dual is smooth wherever no
+// iterations it then needed for a relative gap of 1e-6. On the free variables F the dual is smooth wherever no
 // eigenvalue of M is 0, and its Hessian is
 //
 //	H_ij = tr(K_i Dπ₊(M)[K_j]) / λ,
