@@ -402,6 +402,44 @@ func TestPreparedKept(t *testing.T) {
 	}
 }
 
+// A new swap rate (η moves the page's default) draws new swaps on the
+// neighbours found before, without searching them again, and gives the
+// triplets a fresh session draws.
+func TestNeighboursKept(t *testing.T) {
+	s := newSession()
+	load(t, s, "Wine")
+	req := defaultTrain()
+	searched := func(req protocol.Train) (bool, *protocol.Result) {
+		phase := false
+		res, e := s.Train(context.Background(), req, func(p *protocol.Progress) { phase = phase || p.Phase == "neighbours" })
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		return phase, res
+	}
+	if first, _ := searched(req); !first {
+		t.Fatal("the first run reported no neighbour search")
+	}
+	req.Flip, req.Seed = 0.3, 7
+	again, res := searched(req)
+	if again {
+		t.Error("a new swap rate searched the neighbours again")
+	}
+	fresh := newSession()
+	load(t, fresh, "Wine")
+	want, e := fresh.Train(context.Background(), req, func(*protocol.Progress) {})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	if !slices.Equal(s.prep.Triplets, fresh.prep.Triplets) || res.Swapped != want.Swapped || res.Primal != want.Primal {
+		t.Errorf("kept neighbours: %d swapped, P = %v; a fresh session: %d, %v", res.Swapped, res.Primal, want.Swapped, want.Primal)
+	}
+	req.KDiff = 2
+	if again, _ := searched(req); !again {
+		t.Error("a new k_diff did not search the neighbours again")
+	}
+}
+
 // A file whose every feature is constant on the training rows is refused
 // when read, and the dataset before it stays.
 func TestLoadRefusesConstantData(t *testing.T) {
