@@ -254,7 +254,8 @@ func (p *page) poll(expr string, timeout time.Duration) {
 
 func (p *page) waitTrainEnabled() {
 	p.t.Helper()
-	p.poll(`(() => { const b = document.querySelector('[data-testid="train"]'); return !!b && !b.disabled })()`, 30*time.Second)
+	p.poll(`(() => { const b = document.querySelector('[data-testid="train"]');
+		return !!b && !b.disabled && !(+document.body.dataset.drawn < window.__rmlRedraws) })()`, 30*time.Second)
 }
 
 func (p *page) waitStatus(status string, timeout time.Duration) {

@@ -3,6 +3,9 @@
 package ui
 
 import (
+	"reflect"
+	"syscall/js"
+
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
 
@@ -19,18 +22,36 @@ type App struct {
 	chart *Chart           // one instance, so progress can redraw it alone
 	shown *protocol.Result // the result the views show
 	guide *Guide
-	// The heavy panels, one instance each, so that the glue can redraw
-	// each in a task of its own (glue.redraw).
-	data *DataPanel
-	proj *Projections
-	res  *Memo[ResultProps]
+	// The panels, one instance each, so that the glue can redraw each in a
+	// task of its own (glue.redraw).
+	data   *DataPanel
+	proj   *Projections
+	res    *Memo[ResultProps]
+	cmp    *Memo[ComparePanelProps]
+	sweep  *Memo[SweepProps]
+	params *Memo[ParamProps]
+	side   *Memo[SideProps]
+	lesson *Memo[LessonProps]
 }
 
-// changed lists the persistent panels whose props syncViews changed.
-type changed struct{ data, preview, chart, proj, res bool }
+// newPanels makes the App's panels, which dispatch through d.
+func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value)) {
+	a.chart = &Chart{dispatch: d}
+	a.guide = &Guide{}
+	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview}}
+	a.proj = &Projections{Dispatch: d}
+	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }}
+	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}
+	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}
+	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}
+	a.side = &Memo[SideProps]{Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, openTriplets) }}
+	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}
+}
 
-// syncViews sets the props of the persistent views from the store and
-// reports which changed.
+// syncViews sets the props of the panels from the store and returns, in
+// the order to redraw them, those whose props changed and that have been
+// rendered (Vecty panics on a Rerender of a component never rendered: a
+// panel the link hides).
 //
 // While a Compare or a sweep runs, the result views (projections, heat
 // map, eigenvalues, suspects) keep the run they showed: redrawing them for
@@ -41,57 +62,76 @@ type changed struct{ data, preview, chart, proj, res bool }
 // its runs the status reads the last one's end, and keying on the status
 // redrew the views, the heat map included, at every run of the η sweep (7
 // times in its 14 runs).
-func (a *App) syncViews() (c changed) {
+func (a *App) syncViews() (redraw []vecty.Component) {
 	s := a.glue.state
 	if j := s.Job; j == nil || j.Kind == "step" {
 		a.shown = s.Result
 	}
-	if dp := dataProps(s); !dp.same(a.data.Props) {
-		a.data.Props = dp
-		c.data = true
+	add := func(changed, rendered bool, c vecty.Component) {
+		if changed && rendered {
+			redraw = append(redraw, c)
+		}
 	}
-	if pp := previewProps(a.data.Props); !pp.same(a.data.preview.Props) {
-		a.data.preview.Props = pp
-		c.preview = true
+	// The controls first, so that a button never offers what the store
+	// would refuse (Train while a dataset loads) for the frames the panels
+	// after it take; then the preview before the data panel it sits in (a
+	// child redrawn after its parent would be redrawn with it, in the
+	// parent's task); then the views.
+	add(setProps(a.params, paramProps(s)), a.params.rendered, a.params)
+	add(setProps(a.side, sideProps(s)), a.side.rendered, a.side)
+	add(setProps(a.lesson, LessonProps{Params: s.Params}), a.lesson.rendered, a.lesson)
+	dp := dataProps(s)
+	pp := previewProps(dp)
+	add(!pp.same(a.data.preview.Props), a.data.preview.rendered, a.data.preview)
+	a.data.preview.Props = pp
+	add(!dp.same(a.data.Props), a.data.rendered, a.data)
+	a.data.Props = dp
+	cp := chartProps(s)
+	add(!cp.same(a.chart.Props), a.chart.rendered, a.chart)
+	a.chart.Props = cp
+	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj.rendered, a.proj)
+	a.proj.Result, a.proj.Data = a.shown, s.Data
+	rp := ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}
+	add(!rp.same(a.res.Props), a.res.rendered, a.res)
+	a.res.Props = rp
+	add(setProps(a.cmp, compareProps(s)), a.cmp.rendered, a.cmp)
+	add(setProps(a.sweep, sweepProps(s)), a.sweep.rendered, a.sweep)
+	return redraw
+}
+
+// setProps gives m the props p and reports whether they differ from its
+// last ones (as Memo's SkipRender compares them).
+func setProps[P any](m *Memo[P], p P) bool {
+	if reflect.DeepEqual(p, m.Props) {
+		return false
 	}
-	if cp := chartProps(s); !cp.same(a.chart.Props) {
-		a.chart.Props = cp
-		c.chart = true
-	}
-	if a.proj.Result != a.shown || a.proj.Data != s.Data {
-		a.proj.Result, a.proj.Data = a.shown, s.Data
-		c.proj = true
-	}
-	if rp := (ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}); !rp.same(a.res.Props) {
-		a.res.Props = rp
-		c.res = true
-	}
-	return c
+	m.Props = p
+	return true
 }
 
 // Render lays out the panels: controls on the left, views on the right; in
 // an embed (View.Embed) the views first and the controls folded below them.
 // Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
-	s, d := a.glue.state, a.glue.Dispatch
+	s := a.glue.state
 	a.syncViews()
 	res := a.shown
 	view := s.Params.View
 	shown := func(name string) bool { return !view.Hides(name) }
 
 	controls := elem.Div(vecty.Markup(vecty.Class("controls")),
-		vecty.If(shown("lesson"), &Memo[LessonProps]{Props: LessonProps{Params: s.Params}, Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}),
+		vecty.If(shown("lesson"), a.lesson),
 		vecty.If(shown("guide"), a.guide),
 		vecty.If(shown("data"), a.data),
-		vecty.If(shown("side"), &Memo[SideProps]{Props: sideProps(s), Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, a.glue.openTriplets) }}),
-		vecty.If(shown("params"), &Memo[ParamProps]{Props: paramProps(s), Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}),
+		vecty.If(shown("side"), a.side),
+		vecty.If(shown("params"), a.params),
 	)
 	views := elem.Div(vecty.Markup(vecty.Class("views")),
 		vecty.If(shown("chart"), a.chart),
 		vecty.If(shown("projection"), a.proj),
 		vecty.If(shown("result"), a.res),
-		vecty.If(shown("compare"), &Memo[ComparePanelProps]{Props: compareProps(s), Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}),
-		vecty.If(shown("sweep"), &Memo[SweepProps]{Props: sweepProps(s), Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}),
+		vecty.If(shown("compare"), a.cmp),
+		vecty.If(shown("sweep"), a.sweep),
 	)
 	layout := elem.Main(vecty.Markup(vecty.Class("layout")), controls, views)
 	if view.Embed {

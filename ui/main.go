@@ -97,11 +97,7 @@ func Run() {
 	}
 	g.nHelpers = helperCount()
 	g.root = &App{glue: g}
-	g.root.chart = &Chart{dispatch: g.Dispatch}
-	g.root.guide = &Guide{}
-	g.root.data = &DataPanel{Dispatch: g.Dispatch, Open: g.open, preview: &Memo[PreviewProps]{Draw: preview}}
-	g.root.proj = &Projections{Dispatch: g.Dispatch}
-	g.root.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, g.Dispatch) }}
+	g.root.newPanels(g.Dispatch, g.open, g.openTriplets)
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
@@ -161,8 +157,9 @@ func (g *glue) Dispatch(a store.Action) {
 	}
 }
 
-// redraw redraws the page after a change: first the heavy views whose
-// props changed, each on its own, then the rest. Vecty renders the
+// redraw redraws the page after a change: first the panels whose props
+// changed, each on its own, then the page itself (the header, the status,
+// the message). Vecty renders the
 // components it is asked to redraw on animation frames, in order, and moves
 // those that do not fit a frame's 16 ms to the next frame; redrawing the
 // page as one component made a new result (projections, heat map,
@@ -179,21 +176,8 @@ func (g *glue) redraw() {
 	a := g.root
 	g.redraws++
 	js.Global().Set("__rmlRedraws", g.redraws)
-	c := a.syncViews()
-	if c.preview && a.data.preview.rendered {
-		vecty.Rerender(a.data.preview)
-	}
-	if c.data && a.data.rendered {
-		vecty.Rerender(a.data)
-	}
-	if c.chart && a.chart.rendered {
-		vecty.Rerender(a.chart)
-	}
-	if c.proj && a.proj.rendered {
-		vecty.Rerender(a.proj)
-	}
-	if c.res && a.res.rendered {
-		vecty.Rerender(a.res)
+	for _, c := range a.syncViews() {
+		vecty.Rerender(c)
 	}
 	vecty.Rerender(a)
 }
