@@ -196,6 +196,29 @@ type Heatmap struct {
 	byName   bool // the table alternative's order: by feature, else by size
 	open     bool // the table alternative is open: only then are its rows built
 	canvas   *vecty.HTML
+	// The layers paint draws, kept between paints: hovering repaints the
+	// heat map at every move of the pointer, and its 2d feature names
+	// (rotated text) took tens of milliseconds of the main thread each
+	// time. cell is A's image (d×d pixels), names the labels, each an
+	// offscreen canvas, built for the result and features in layersOf.
+	cell, names js.Value
+	layersOf    heatKey
+}
+
+// heatKey says what a heat map's layers were drawn for.
+type heatKey struct {
+	r     *protocol.Result
+	names *string // the first feature name, for the slice's identity
+	n     int
+	size  float64
+}
+
+func (h *Heatmap) key() heatKey {
+	k := heatKey{r: h.Result, n: len(h.Features), size: h.size()}
+	if len(h.Features) > 0 {
+		k.names = &h.Features[0]
+	}
+	return k
 }
 
 func (h *Heatmap) SkipRender(prev vecty.Component) bool {
@@ -372,8 +395,12 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 	}
 }
 
-// paint draws A: its d×d colours go to the canvas as one ImageData, drawn
-// scaled without smoothing, then the labels.
+// paint draws A: its d×d colours go to an offscreen canvas as one
+// ImageData, drawn scaled without smoothing, then the feature names from an
+// offscreen canvas of their own. Both are kept for the next paint (a hover).
+// The names are drawn in a task after the matrix's first paint (rotated
+// text is slow on a canvas without a GPU), so a new result's heat map costs
+// two tasks of the main thread, not one long one.
 func (h *Heatmap) paint() {
 	r := h.Result
 	if r == nil || r.D == 0 {
@@ -389,6 +416,39 @@ func (h *Heatmap) paint() {
 	if ctx.IsNull() {
 		return
 	}
+	d := r.D
+	if h.layersOf != h.key() {
+		h.layersOf, h.cell, h.names = h.key(), h.cellLayer(), js.Null()
+	}
+	size, m := h.size(), h.margin()
+	cell := (size - m) / float64(d)
+	ctx.Call("clearRect", 0, 0, size, size)
+	ctx.Set("imageSmoothingEnabled", false)
+	ctx.Call("drawImage", h.cell, m, m, size-m, size-m)
+	if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 {
+		ctx.Set("strokeStyle", "#000")
+		ctx.Set("lineWidth", 2)
+		ctx.Call("strokeRect", m+float64(j)*cell, m+float64(i)*cell, cell, cell)
+	}
+	if m < 10 {
+		return
+	}
+	if h.names.IsNull() {
+		key := h.layersOf
+		later(func() {
+			if h.layersOf == key && h.names.IsNull() {
+				h.names = h.nameLayer()
+				h.paint()
+			}
+		})
+		return
+	}
+	ctx.Call("drawImage", h.names, 0, 0)
+}
+
+// cellLayer draws A's d×d colours on an offscreen canvas, a pixel each.
+func (h *Heatmap) cellLayer() js.Value {
+	r := h.Result
 	d := r.D
 	scale := maxAbs(r.A)
 	if scale == 0 {
@@ -409,35 +469,34 @@ func (h *Heatmap) paint() {
 	off.Set("width", d)
 	off.Set("height", d)
 	off.Call("getContext", "2d").Call("putImageData", img, 0, 0)
+	return off
+}
 
+// nameLayer draws the feature names along the rows and the columns on a
+// transparent offscreen canvas the size of the heat map.
+func (h *Heatmap) nameLayer() js.Value {
+	d := h.Result.D
 	size, m := h.size(), h.margin()
 	cell := (size - m) / float64(d)
-	ctx.Call("clearRect", 0, 0, size, size)
-	ctx.Set("imageSmoothingEnabled", false)
-	ctx.Call("drawImage", off, m, m, size-m, size-m)
-	if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 {
-		ctx.Set("strokeStyle", "#000")
-		ctx.Set("lineWidth", 2)
-		ctx.Call("strokeRect", m+float64(j)*cell, m+float64(i)*cell, cell, cell)
-	}
-	if m < 10 {
-		return
-	}
+	off := js.Global().Get("document").Call("createElement", "canvas")
+	off.Set("width", size)
+	off.Set("height", size)
+	ctx := off.Call("getContext", "2d")
 	ctx.Set("fillStyle", "#222")
 	ctx.Set("font", strconv.Itoa(int(math.Min(12, math.Max(8, cell*0.8))))+"px sans-serif")
 	ctx.Set("textBaseline", "middle")
 	ctx.Set("textAlign", "right")
 	for i := range d {
-		name := clipName(store.FeatureName(h.Features, i), 12)
-		ctx.Call("fillText", name, m-4, m+(float64(i)+0.5)*cell)
-		ctx.Call("save")
-		ctx.Call("translate", m+(float64(i)+0.5)*cell, m-4)
-		ctx.Call("rotate", -math.Pi/2)
-		ctx.Set("textAlign", "left")
-		ctx.Call("fillText", name, 0, 0)
-		ctx.Call("restore")
-		ctx.Set("textAlign", "right")
+		ctx.Call("fillText", clipName(store.FeatureName(h.Features, i), 12), m-4, m+(float64(i)+0.5)*cell)
 	}
+	// The column names, in the frame turned a quarter left: the point
+	// (u, v) there is (v, −u) on the canvas.
+	ctx.Call("rotate", -math.Pi/2)
+	ctx.Set("textAlign", "left")
+	for i := range d {
+		ctx.Call("fillText", clipName(store.FeatureName(h.Features, i), 12), -(m - 4), m+(float64(i)+0.5)*cell)
+	}
+	return off
 }
 
 func clipName(s string, n int) string {
