@@ -22,9 +22,10 @@ import (
 // the trusted set S as the k triplets of smallest loss at the current A
 // (ties, which are losses of 0, to the larger margin, then to the lower
 // index: so S is the k largest margins, the same for A and any multiple
-// s·A, s > 0, such as the fast method may return), solve the convex hinge problem on S (the
-// robust problem with η = 1 on those triplets, by the fast method, warm
-// started from the last solve's q on the triplets S keeps), and repeat
+// s·A, s > 0, such as the fast method may return), solve the convex hinge
+// problem on S (the robust problem with η = 1 on those triplets, by the
+// fast method, warm started from the last solve's q on the triplets S
+// keeps), and repeat
 // until S stops changing. B never rises from one outer step to the next
 // (up to the inner tolerance); the
 // answer is a local optimum, started from the η = 1 solution. Progress

@@ -227,17 +227,20 @@ func (p *page) eval(expr string, out any) {
 	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
 }
 
+// drawnAll is a JavaScript expression, true once the page has drawn every
+// change asked of it: it draws its panels over several animation frames,
+// the status and message last, and body[data-drawn] reaches
+// window.__rmlRedraws once the last one is drawn (true too on a page
+// without the counter).
+const drawnAll = `!(+document.body?.dataset.drawn < window.__rmlRedraws)`
+
 // text returns the text of the element whose data-testid is testid ("" if
-// none). It first waits (at most 5 s) until the page has drawn every change asked
-// of it: the page draws its panels over several animation frames, the
-// status and message last, and body[data-drawn] reaches
-// window.__rmlRedraws once the last one is drawn.
+// none), once drawnAll holds (waiting at most 5 s).
 func (p *page) text(testid string) string {
 	p.t.Helper()
 	var s string
 	p.eval(`new Promise((ok) => { const t0 = performance.now(); const f = () => {
-		const b = document.body, n = window.__rmlRedraws;
-		if (!b || n === undefined || +b.dataset.drawn >= n || performance.now() - t0 > 5000) {
+		if (`+drawnAll+` || performance.now() - t0 > 5000) {
 			ok((document.querySelector('[data-testid="`+testid+`"]') || {textContent: ""}).textContent)
 		} else { requestAnimationFrame(f) } }; f() })`, &s)
 	return s
@@ -255,7 +258,7 @@ func (p *page) poll(expr string, timeout time.Duration) {
 func (p *page) waitTrainEnabled() {
 	p.t.Helper()
 	p.poll(`(() => { const b = document.querySelector('[data-testid="train"]');
-		return !!b && !b.disabled && !(+document.body.dataset.drawn < window.__rmlRedraws) })()`, 30*time.Second)
+		return !!b && !b.disabled && `+drawnAll+` })()`, 30*time.Second)
 }
 
 func (p *page) waitStatus(status string, timeout time.Duration) {

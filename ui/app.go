@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"reflect"
 	"syscall/js"
 
 	"github.com/hexops/vecty"
@@ -38,9 +37,9 @@ type App struct {
 func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value)) {
 	a.chart = &Chart{dispatch: d}
 	a.guide = &Guide{}
-	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview}}
+	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview, Same: PreviewProps.same}}
 	a.proj = &Projections{Dispatch: d}
-	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }}
+	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }, Same: ResultProps.same}
 	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}
 	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}
 	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}
@@ -67,8 +66,8 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	if j := s.Job; j == nil || j.Kind == "step" {
 		a.shown = s.Result
 	}
-	add := func(changed, rendered bool, c vecty.Component) {
-		if changed && rendered {
+	add := func(changed bool, c redrawable) {
+		if changed && c.wasRendered() {
 			redraw = append(redraw, c)
 		}
 	}
@@ -77,44 +76,38 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	// after it take; then the preview before the data panel it sits in (a
 	// child redrawn after its parent would be redrawn with it, in the
 	// parent's task); then the views.
-	add(setProps(a.params, paramProps(s)), a.params.rendered, a.params)
-	add(setProps(a.side, sideProps(s)), a.side.rendered, a.side)
-	add(setProps(a.lesson, LessonProps{Params: s.Params}), a.lesson.rendered, a.lesson)
+	add(a.params.setProps(paramProps(s)), a.params)
+	add(a.side.setProps(sideProps(s)), a.side)
+	add(a.lesson.setProps(LessonProps{Params: s.Params}), a.lesson)
 	dp := dataProps(s)
-	pp := previewProps(dp)
-	add(!pp.same(a.data.preview.Props), a.data.preview.rendered, a.data.preview)
-	a.data.preview.Props = pp
-	add(!dp.same(a.data.Props), a.data.rendered, a.data)
+	add(a.data.preview.setProps(previewProps(dp)), a.data.preview)
+	add(!dp.same(a.data.Props), a.data)
 	a.data.Props = dp
 	cp := chartProps(s)
-	add(!cp.same(a.chart.Props), a.chart.rendered, a.chart)
+	add(!cp.same(a.chart.Props), a.chart)
 	a.chart.Props = cp
-	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj.rendered, a.proj)
+	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj)
 	a.proj.Result, a.proj.Data = a.shown, s.Data
-	rp := ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}
-	add(!rp.same(a.res.Props), a.res.rendered, a.res)
-	a.res.Props = rp
-	add(setProps(a.cmp, compareProps(s)), a.cmp.rendered, a.cmp)
-	add(setProps(a.sweep, sweepProps(s)), a.sweep.rendered, a.sweep)
+	add(a.res.setProps(ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}), a.res)
+	add(a.cmp.setProps(compareProps(s)), a.cmp)
+	add(a.sweep.setProps(sweepProps(s)), a.sweep)
 	return redraw
 }
 
-// setProps gives m the props p and reports whether they differ from its
-// last ones (as Memo's SkipRender compares them).
-func setProps[P any](m *Memo[P], p P) bool {
-	if reflect.DeepEqual(p, m.Props) {
-		return false
-	}
-	m.Props = p
-	return true
+// redrawable is a panel the glue redraws on its own, once it has been
+// rendered.
+type redrawable interface {
+	vecty.Component
+	wasRendered() bool
 }
 
 // Render lays out the panels: controls on the left, views on the right; in
 // an embed (View.Embed) the views first and the controls folded below them.
 // Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
+	// The panels' props were set by syncViews (glue.redraw, or Run before
+	// the first render).
 	s := a.glue.state
-	a.syncViews()
 	res := a.shown
 	view := s.Params.View
 	shown := func(name string) bool { return !view.Hides(name) }

@@ -215,3 +215,5 @@ func (c *Chart) pointer(e *vecty.Event, iters []float64) {
 		vecty.Rerender(c)
 	}
 }
+
+func (c *Chart) wasRendered() bool { return c.rendered }

@@ -361,3 +361,5 @@ func preview(s PreviewProps) *vecty.HTML {
 	return elem.Div(vecty.Markup(vecty.Class("preview"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "preview of the file")),
 		elem.Table(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "preview"))}, rows...)...))
 }
+
+func (p *DataPanel) wasRendered() bool { return p.rendered }

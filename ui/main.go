@@ -102,6 +102,7 @@ func Run() {
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
 	vecty.SetTitle("Robust metric learning")
+	g.root.syncViews()
 	vecty.RenderBody(g.root)
 	js.Global().Get("document").Get("documentElement").Set("className", "app-ready")
 	select {}
@@ -139,7 +140,7 @@ func (g *glue) Dispatch(a store.Action) {
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
 		// A hidden chart was never rendered: Vecty panics on a Rerender of
 		// it (hide=chart crashed the page at its first progress message).
-		if g.state.Params.View.Hides("chart") {
+		if !g.root.chart.wasRendered() {
 			return
 		}
 		if t := now(); !g.inBatch() || t-g.chartAt >= batchChartEvery {

@@ -159,3 +159,5 @@ func className(names []string, c int) string {
 	}
 	return "?"
 }
+
+func (p *Projections) wasRendered() bool { return p.rendered }

@@ -28,19 +28,41 @@ import (
 // what a panel shows cannot go stale: everything it shows is in Props.
 type Memo[P any] struct {
 	vecty.Core
-	Props    P                   `vecty:"prop"`
-	Draw     func(P) *vecty.HTML `vecty:"prop"`
-	rendered bool                // it has been rendered: vecty.Rerender may be called on it
+	Props P                   `vecty:"prop"`
+	Draw  func(P) *vecty.HTML `vecty:"prop"`
+	// Same, if set, compares props instead of reflect.DeepEqual (which
+	// walks a dataset's rows when two pointers differ).
+	Same     func(a, b P) bool
+	rendered bool // it has been rendered: vecty.Rerender may be called on it
+}
+
+func (m *Memo[P]) same(a, b P) bool {
+	if m.Same != nil {
+		return m.Same(a, b)
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 func (m *Memo[P]) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Memo[P])
-	return ok && reflect.DeepEqual(q.Props, m.Props)
+	return ok && m.same(q.Props, m.Props)
 }
 
 func (m *Memo[P]) Render() vecty.ComponentOrHTML {
 	m.rendered = true
 	return m.Draw(m.Props)
+}
+
+func (m *Memo[P]) wasRendered() bool { return m.rendered }
+
+// setProps gives m the props p and reports whether they differ from its
+// last ones.
+func (m *Memo[P]) setProps(p P) bool {
+	if m.same(p, m.Props) {
+		return false
+	}
+	m.Props = p
+	return true
 }
 
 // sameSlice reports whether a and b are the same slice: the same length

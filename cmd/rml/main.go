@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -398,7 +399,7 @@ func (out *trainOutput) print(w io.Writer, file string, classes int) {
 	fmt.Fprintf(w, "triplets     %d (%d swapped)\n", out.Triplets, out.Swapped)
 	// η and the budget belong to the robust problem (and η to the best
 	// case); λ to every method but Xing's and Euclid.
-	robust := out.Method == spec.Fast || out.Method == spec.Nesterov || out.Method == spec.Gradient
+	robust := slices.Contains(spec.RMLMethods, out.Method)
 	switch {
 	case robust || out.Method == spec.BestCase:
 		fmt.Fprintf(w, "method       %s, η = %g, λ = %g\n", out.Method, out.Eta, out.Lambda)

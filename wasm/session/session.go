@@ -361,21 +361,14 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 		// What core.LabelData does, with the neighbours kept: the search
 		// is O(n²·d) (seconds on a 5,000-row file in the page), the swaps
 		// and the preparation O(N).
-		kSame, kDiff := req.KSame, req.KDiff
-		if kSame == 0 {
-			kSame = spec.KSame
-		}
-		if kDiff == 0 {
-			kDiff = spec.KDiff
-		}
-		lk := problemKey{generation: s.generation, kSame: kSame, kDiff: kDiff}
+		lk := problemKey{generation: s.generation, kSame: req.KSame, kDiff: req.KDiff}
 		if s.labels == nil || s.labelsKey != lk {
 			// The search reports its progress (the page shows it) and lets
 			// Stop in between rows.
 			hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: func(done, total int) {
 				post(&protocol.Progress{Phase: "neighbours", Done: done, Total: total})
 			}}
-			ts, err := core.LabelTripletsContext(ctx, hooks, s.xTrain, s.yTrain, s.ds.Classes, kSame, kDiff)
+			ts, err := core.LabelTripletsContext(ctx, hooks, s.xTrain, s.yTrain, s.ds.Classes, req.KSame, req.KDiff)
 			if ctx.Err() != nil {
 				post(&protocol.Progress{Status: spec.Stopped})
 				return errors.New("stopped while finding neighbours")
