@@ -63,8 +63,17 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 // times in its 14 runs).
 func (a *App) syncViews() (redraw []vecty.Component) {
 	s := a.glue.state
+	// While a batch (Compare, a sweep) runs, the views keep the run they
+	// showed: the convergence chart too, since its runs are short and
+	// several at once, and the page's main thread shares the cores with
+	// the solver workers (on Wine's η sweep the chart of each run cost
+	// about a tenth of the sweep's time on two workers). The batch's own
+	// panel shows its progress; the views show its last run at the end.
+	batch := false
 	if j := s.Job; j == nil || j.Kind == "step" {
 		a.shown = s.Result
+	} else {
+		batch = true
 	}
 	add := func(changed bool, c redrawable) {
 		if changed && c.wasRendered() {
@@ -83,9 +92,11 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.data.preview.setProps(previewProps(dp)), a.data.preview)
 	add(!dp.same(a.data.Props), a.data)
 	a.data.Props = dp
-	cp := chartProps(s)
-	add(!cp.same(a.chart.Props), a.chart)
-	a.chart.Props = cp
+	if !batch {
+		cp := chartProps(s)
+		add(!cp.same(a.chart.Props), a.chart)
+		a.chart.Props = cp
+	}
 	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj)
 	a.proj.Result, a.proj.Data = a.shown, s.Data
 	add(a.res.setProps(ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}), a.res)

@@ -221,6 +221,7 @@ const sweepW, sweepH = 560.0, 260.0
 
 func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	sw := p.Sweep
+	sw.Points = sw.Ordered() // each method's line along the axis, whatever order its runs ended in
 	buttons := elem.Div(vecty.Markup(vecty.Class("buttons")),
 		elem.Button(vecty.Markup(vecty.Data("testid", "eta-sweep"), prop.Disabled(p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "eta"}) })), vecty.Text("Sweep η")),
 		elem.Button(vecty.Markup(vecty.Data("testid", "flip-sweep"), prop.Disabled(p.Busy), event.Click(func(*vecty.Event) { d(store.SweepRun{Axis: "flip"}) })), vecty.Text("Sweep the noise")),

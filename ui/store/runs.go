@@ -67,8 +67,26 @@ type Job struct {
 // Sweep is the sweep shown: test error against η or against the noise rate.
 type Sweep struct {
 	Axis   string // "eta" or "flip"; "" before any
-	Points []SweepPoint
-	Total  int // points the sweep will have
+	Points []SweepPoint // in the order the runs ended; Ordered sorts them
+	Total  int          // points the sweep will have
+}
+
+// Ordered returns the points along the axis's grid (SweepEtas or
+// SweepFlips), in the order the runs ended where they share a value.
+func (sw Sweep) Ordered() []SweepPoint {
+	grid := SweepEtas
+	if sw.Axis == "flip" {
+		grid = SweepFlips
+	}
+	at := func(x float64) int {
+		if i := slices.Index(grid, x); i >= 0 {
+			return i
+		}
+		return len(grid)
+	}
+	pts := slices.Clone(sw.Points)
+	slices.SortStableFunc(pts, func(a, b SweepPoint) int { return at(a.X) - at(b.X) })
+	return pts
 }
 
 // SweepPoint is one run of a sweep.
@@ -118,6 +136,14 @@ func (s *State) startCompare() []protocol.Message {
 // startSweep queues a sweep over η (the chosen method and the best case at
 // each η, LMNN and Xing once: they do not depend on η) or over the noise
 // rate (every method at each rate).
+//
+// The η sweep's order balances two workers: first the chosen method's
+// chain (η = 1 cold, each lower η warm from the last: one worker's work,
+// and the longest), then LMNN and Xing, then the best case from η = 0.9
+// down, and its η = 1 last: the last job runs on the first worker (pick),
+// and with the best case's start kept (core) η = 1 is its cheapest run. On
+// Wine's noise lesson, LMNN, Xing and the best cases first left the first
+// worker alone at the end (a measured 2-worker timeline).
 func (s *State) startSweep(axis string) []protocol.Message {
 	if !s.needData() {
 		return nil
@@ -136,14 +162,15 @@ func (s *State) startSweep(axis string) []protocol.Message {
 	}
 	switch axis {
 	case "eta":
-		add(spec.LMNN, p.Eta, p.Flip, false)
-		add(spec.Xing, p.Eta, p.Flip, false)
 		for i, e := range SweepEtas {
 			add(p.Method, e, p.Flip, i > 0) // warm from the last η's solution
 		}
-		for _, e := range SweepEtas {
+		add(spec.LMNN, p.Eta, p.Flip, false)
+		add(spec.Xing, p.Eta, p.Flip, false)
+		for _, e := range SweepEtas[1:] {
 			add(spec.BestCase, e, p.Flip, false)
 		}
+		add(spec.BestCase, SweepEtas[0], p.Flip, false)
 	default:
 		axis = "flip"
 		for _, f := range SweepFlips {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -334,8 +335,25 @@ func TestSweepQueue(t *testing.T) {
 	if want := 2 + 2*len(SweepEtas); n != want || len(s.Sweep.Points) != want || s.Sweep.Total != want || s.Sweep.Axis != "eta" {
 		t.Fatalf("%d runs, %d points; want %d", n, len(s.Sweep.Points), want)
 	}
-	if p := s.Sweep.Points[2]; p.Method != "fast" || p.X != 1 {
-		t.Errorf("third point %+v", p)
+	// The chain first, the best case's η = 1 last (startSweep); Ordered
+	// puts every method's points along the grid.
+	if p := s.Sweep.Points[0]; p.Method != "fast" || p.X != 1 {
+		t.Errorf("first point %+v", p)
+	}
+	if p := s.Sweep.Points[len(s.Sweep.Points)-1]; p.Method != spec.BestCase || p.X != 1 {
+		t.Errorf("last point %+v", p)
+	}
+	var fast, best []float64
+	for _, p := range s.Sweep.Ordered() {
+		switch p.Method {
+		case "fast":
+			fast = append(fast, p.X)
+		case spec.BestCase:
+			best = append(best, p.X)
+		}
+	}
+	if !slices.Equal(fast, SweepEtas) || !slices.Equal(best, SweepEtas) {
+		t.Errorf("ordered: fast at %v, best case at %v; want both %v", fast, best, SweepEtas)
 	}
 	m = one(t, Reduce(s, SweepRun{"flip"}), protocol.KindTrain)
 	if m.Train.Flip != SweepFlips[0] || s.Sweep.Total != len(SweepFlips)*4 || len(s.Sweep.Points) != 0 {
