@@ -66,7 +66,7 @@ type Job struct {
 
 // Sweep is the sweep shown: test error against η or against the noise rate.
 type Sweep struct {
-	Axis   string // "eta" or "flip"; "" before any
+	Axis   string       // "eta" or "flip"; "" before any
 	Points []SweepPoint // in the order the runs ended; Ordered sorts them
 	Total  int          // points the sweep will have
 }
