@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,6 +151,21 @@ func TestScatter(t *testing.T) {
 	if got := strings.Count(s.Markers(xy, rows[:20], Square, 3), "M"); got != 20 {
 		t.Errorf("%d squares", got)
 	}
+	// The path data are what the formatter of the standard library writes
+	// (no coordinate here is near a tie of AppendTenths).
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	var circles, squares strings.Builder
+	for _, i := range rows {
+		x, y := s.At(xy[2*i], xy[2*i+1])
+		circles.WriteString("M" + f(x-3) + " " + f(y) + "a3.0 3.0 0 1 0 6.0 0a3.0 3.0 0 1 0 -6.0 0")
+		squares.WriteString("M" + f(x-3.5) + " " + f(y-3.5) + "h7.0v7.0h-7.0z")
+	}
+	if got := s.Markers(xy, rows, Circle, 3); got != circles.String() {
+		t.Errorf("circles:\n%.200s\nwant\n%.200s", got, circles.String())
+	}
+	if got := s.Markers(xy, rows, Square, 3.5); got != squares.String() {
+		t.Errorf("squares:\n%.200s\nwant\n%.200s", got, squares.String())
+	}
 	px, py := s.At(xy[2*17], xy[2*17+1])
 	if i, d := s.Nearest(xy, px+0.1, py); i != 17 && d > 0.1 {
 		t.Errorf("nearest %d at %v", i, d)
@@ -164,5 +180,55 @@ func TestDiverging(t *testing.T) {
 		if r, g, b := Diverging(c.v); r != c.r || g != c.g || b != c.b {
 			t.Errorf("Diverging(%v) = %d,%d,%d", c.v, r, g, b)
 		}
+	}
+}
+
+// AppendTenths writes what strconv does with 'f' and one decimal, but for
+// ties of v·10 (rounded away from zero) and −0 (0.0), on chosen values and
+// on a million seeded ones of every scale a path meets.
+func TestAppendTenths(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0.0"}, {0.04, "0.0"}, {-0.04, "-0.0"}, {0.05000001, "0.1"}, {-12.34, "-12.3"},
+		{199.96, "200.0"}, {1.25, "1.3"}, {-1.25, "-1.3"}, {math.Copysign(0, -1), "0.0"},
+		{1e20, "100000000000000000000.0"}, {math.NaN(), "NaN"}, {math.Inf(-1), "-Inf"},
+	} {
+		if got := string(AppendTenths([]byte("x"), c.v)); got != "x"+c.want {
+			t.Errorf("AppendTenths(%v) = %q, want %q", c.v, got[1:], c.want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 1_000_000; k++ {
+		v := (rng.Float64()*2 - 1) * math.Pow(10, float64(rng.IntN(9)-3))
+		if _, frac := math.Modf(math.Abs(v * 10)); math.Abs(frac-0.5) < 1e-6 {
+			continue // a tie, rounded differently by design
+		}
+		if got, want := string(AppendTenths(nil, v)), strconv.FormatFloat(v, 'f', 1, 64); got != want {
+			t.Fatalf("AppendTenths(%v) = %q, strconv %q", v, got, want)
+		}
+	}
+}
+
+// BenchmarkMarkers times a scatter's marker path, the projection's largest
+// string, for 500 and 5,000 points (the 5,000 × 50 upload).
+func BenchmarkMarkers(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		xy := make([]float64, 2*n)
+		for i := range xy {
+			xy[i] = rng.NormFloat64()
+		}
+		rows := make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+		s := NewScatter(Box{0, 0, 400, 300}, xy, 10)
+		b.Run(fmt.Sprintf("n%d", n), func(b *testing.B) {
+			for b.Loop() {
+				s.Markers(xy, rows, Circle, 3)
+			}
+		})
 	}
 }
