@@ -33,24 +33,28 @@ func (p *page) clickUntil(testid, want string, timeout time.Duration) float64 {
 // TaskDuration metric).
 func (p *page) sweepEta() (time.Duration, float64) {
 	p.t.Helper()
-	busy := func() float64 {
-		var ms []*cdpperf.Metric
-		p.run(cdpperf.Enable(), chromedp.ActionFunc(func(ctx context.Context) (err error) { ms, err = cdpperf.GetMetrics().Do(ctx); return }))
-		for _, m := range ms {
-			if m.Name == "TaskDuration" {
-				return m.Value
-			}
-		}
-		p.t.Fatal("Chromium reports no TaskDuration")
-		return 0
-	}
-	b0, t0 := busy(), time.Now()
+	b0, t0 := p.busy(), time.Now()
 	p.click("eta-sweep")
 	// A sweep already shown keeps its 14 points until the new one draws its
 	// reset: wait for that first.
 	p.poll(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points < 14`, 10*time.Second)
 	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
-	return time.Since(t0), busy() - b0
+	return time.Since(t0), p.busy() - b0
+}
+
+// busy returns the seconds the page's main thread has spent on tasks so
+// far (Chromium's TaskDuration metric).
+func (p *page) busy() float64 {
+	p.t.Helper()
+	var ms []*cdpperf.Metric
+	p.run(cdpperf.Enable(), chromedp.ActionFunc(func(ctx context.Context) (err error) { ms, err = cdpperf.GetMetrics().Do(ctx); return }))
+	for _, m := range ms {
+		if m.Name == "TaskDuration" {
+			return m.Value
+		}
+	}
+	p.t.Fatal("Chromium reports no TaskDuration")
+	return 0
 }
 
 // TestFigures measures what the README quotes for the page (timings are
