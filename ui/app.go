@@ -26,6 +26,8 @@ type App struct {
 	data   *DataPanel
 	proj   *Projections
 	res    *Memo[ResultProps]
+	heat   *Heatmap           // in the result panel, redrawn before it
+	sus    *Memo[ResultProps] // the suspects, in the result panel, redrawn before it
 	cmp    *Memo[ComparePanelProps]
 	sweep  *Memo[SweepProps]
 	params *Memo[ParamProps]
@@ -39,7 +41,14 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 	a.guide = &Guide{}
 	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview, Same: PreviewProps.same}}
 	a.proj = &Projections{Dispatch: d}
-	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d) }, Same: ResultProps.same}
+	a.heat = &Heatmap{}
+	a.sus = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML {
+		if p.Result == nil {
+			return elem.Div()
+		}
+		return suspects(p.Result, p.Data, p.Edits, d)
+	}, Same: ResultProps.same}
+	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d, a.heat, a.sus) }, Same: ResultProps.same}
 	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}
 	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}
 	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}
@@ -99,7 +108,16 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	}
 	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj)
 	a.proj.Result, a.proj.Data = a.shown, s.Data
-	add(a.res.setProps(ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}), a.res)
+	// The result panel's heat map and suspects before it (a child redrawn
+	// after its parent would be redrawn in the parent's task).
+	rp := ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}
+	var features []string
+	if s.Data != nil {
+		features = s.Data.Features
+	}
+	add(a.heat.changes(a.shown, features), a.heat.with(a.shown, features))
+	add(a.sus.setProps(rp), a.sus)
+	add(a.res.setProps(rp), a.res)
 	add(a.cmp.setProps(compareProps(s)), a.cmp)
 	add(a.sweep.setProps(sweepProps(s)), a.sweep)
 	return redraw

@@ -35,7 +35,12 @@ func (p ResultProps) same(o ResultProps) bool {
 
 // resultPanel is panel 6: test errors, the matrix A, its eigenvalues and
 // whether the trust budget binds.
-func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {
+//
+// Its heat map and its suspects are instances of their own (heat, sus),
+// given their props and redrawn before it by the glue (App.syncViews): a
+// new result's render is then up to three tasks, not one (timed one-off at
+// up to 83 ms as one; docs/figures.md).
+func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[ResultProps]) *vecty.HTML {
 	r := s.Result
 	errE, errL, k := "—", "—", ""
 	if r != nil && len(r.Test) > 0 {
@@ -46,22 +51,33 @@ func resultPanel(s ResultProps, d func(store.Action)) *vecty.HTML {
 	if s.Data != nil {
 		features = s.Data.Features
 	}
+	// Every child is always there, so that the heat map and the suspects,
+	// redrawn on their own, keep their places among the panel's children
+	// (Vecty matches a child by its place: one that moved was skipped in
+	// the wrong place, and the page's Go program panicked).
+	var collapsed, middle, files []vecty.MarkupOrChild
+	if r != nil && r.Collapsed {
+		collapsed = append(collapsed, elem.Paragraph(vecty.Markup(vecty.Class("collapsed"), vecty.Data("testid", "collapsed"), vecty.Attribute("role", "status")),
+			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none "+
+				"(or one the duality gap cannot tell from none). Every distance is 0, so there is no learned error to show. Raise η or lower λ.")))
+	}
+	if r != nil {
+		middle = append(middle, eigenList(r.Eigen), budgetLine(r), stepView(r))
+		files = append(files, downloads(d, s.Data != nil, download{"matrix", "A (CSV)", "the matrix A with the feature names"},
+			download{"heatmap", "heat map (PNG)", "the heat map of A as a PNG image"},
+			download{"run", "run (JSON)", "settings, seed, dataset hash, A, eigenvalues, the Δ_t history, errors and suspects; open it again with Upload"}))
+	}
 	children := []vecty.MarkupOrChild{
 		elem.Div(vecty.Markup(vecty.Class("errors")),
 			stat("test error, Euclidean", "error-euclid", errE),
 			stat("test error, learned", "error-learned", errL),
 		),
-		vecty.If(r != nil && r.Collapsed, elem.Paragraph(vecty.Markup(vecty.Class("collapsed"), vecty.Data("testid", "collapsed"), vecty.Attribute("role", "status")),
-			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none "+
-				"(or one the duality gap cannot tell from none). Every distance is 0, so there is no learned error to show. Raise η or lower λ."))),
+		elem.Div(collapsed...),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
-		&Heatmap{Result: r, Features: features},
-	}
-	if r != nil {
-		children = append(children, eigenList(r.Eigen), budgetLine(r), stepView(r), suspects(r, s.Data, s.Edits, d),
-			downloads(d, s.Data != nil, download{"matrix", "A (CSV)", "the matrix A with the feature names"},
-				download{"heatmap", "heat map (PNG)", "the heat map of A as a PNG image"},
-				download{"run", "run (JSON)", "settings, seed, dataset hash, A, eigenvalues, the Δ_t history, errors and suspects; open it again with Upload"}))
+		heat.with(r, features),
+		elem.Div(middle...),
+		sus,
+		elem.Div(files...),
 	}
 	return panel("6 · Result", "result", children...)
 }
@@ -203,7 +219,21 @@ type Heatmap struct {
 	// offscreen canvas, built for the result and features in layersOf.
 	cell, names js.Value
 	layersOf    heatKey
+	rendered    bool // it has been rendered: vecty.Rerender may be called on it
 }
+
+// with sets the heat map's props and returns it.
+func (h *Heatmap) with(r *protocol.Result, features []string) *Heatmap {
+	h.Result, h.Features = r, features
+	return h
+}
+
+// changes reports whether r and features differ from the heat map's props.
+func (h *Heatmap) changes(r *protocol.Result, features []string) bool {
+	return r != h.Result || !slices.Equal(features, h.Features)
+}
+
+func (h *Heatmap) wasRendered() bool { return h.rendered }
 
 // heatKey says what a heat map's layers were drawn for.
 type heatKey struct {
@@ -320,6 +350,7 @@ func (h *Heatmap) margin() float64 {
 }
 
 func (h *Heatmap) Render() vecty.ComponentOrHTML {
+	h.rendered = true
 	r := h.Result
 	readout := "Hover over the matrix to read an entry."
 	if r == nil {
