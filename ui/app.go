@@ -61,23 +61,18 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 // rendered (Vecty panics on a Rerender of a component never rendered: a
 // panel the link hides).
 //
-// While a Compare or a sweep runs, the result views (projections, heat
+// While a Compare or a sweep runs, the views (the chart, projections, heat
 // map, eigenvalues, suspects) keep the run they showed: redrawing them for
 // every run of the batch cost the main thread most of its time, which the
-// solver workers need (measured in e2e TestWorkerPool). The chart follows
-// each run, the columns and points fill in, and the views show the batch's
-// last run when it ends. A batch lasts while s.Job is set: between two of
-// its runs the status reads the last one's end, and keying on the status
-// redrew the views, the heat map included, at every run of the η sweep (7
-// times in its 14 runs).
+// solver workers need on as many cores (measured in e2e TestWorkerPool; on
+// Wine's η sweep the chart alone, hidden in a one-off run, 5–10 % of the
+// sweep's time on two workers). The columns and points fill in, and the
+// views show the batch's last run when it ends. A batch lasts while s.Job
+// is set: between two of its runs the status reads the last one's end, and
+// keying on the status redrew the views, the heat map included, at every
+// run of the η sweep (7 times in its 14 runs).
 func (a *App) syncViews() (redraw []vecty.Component) {
 	s := a.glue.state
-	// While a batch (Compare, a sweep) runs, the views keep the run they
-	// showed: the convergence chart too, since its runs are short and
-	// several at once, and the page's main thread shares the cores with
-	// the solver workers (on Wine's η sweep the chart of each run cost
-	// about a tenth of the sweep's time on two workers). The batch's own
-	// panel shows its progress; the views show its last run at the end.
 	batch := false
 	if j := s.Job; j == nil || j.Kind == "step" {
 		a.shown = s.Result

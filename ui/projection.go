@@ -38,7 +38,7 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 	p.rendered = true
 	r := p.Result
 	if p.views[0] == nil {
-		p.views = [2]*projView{{k: 0, hover: -1}, {k: 1, hover: -1}}
+		p.views = [2]*projView{{hover: -1}, {hover: -1}}
 	}
 	if p.Data == nil {
 		return panel("5 · Projection", "projection",
@@ -106,7 +106,6 @@ func emptyView(testid, title string) *vecty.HTML {
 // 259 ms and no long task this way (TestVisitLongTasks).
 type projView struct {
 	vecty.Core
-	k             int
 	testid, title string
 	r             *protocol.Result
 	xy            []float64
