@@ -61,17 +61,7 @@ type glue struct {
 	stopAt    float64 // when that Stop was sent
 	heardAt   float64 // when the worker last posted anything
 	watchdogT js.Func
-
-	chartAt float64 // when progress last redrew the chart
 }
-
-// batchChartEvery is the least time between two redraws of the chart for
-// progress alone while a batch (Compare, a sweep) runs: its runs are short
-// and several at once, and the page's main thread shares the cores with
-// the solver workers (each run's result still redraws the page). On
-// Wine's η sweep this took the main thread's busy time from 0.74–0.85 s
-// to 0.42–0.62 s of ~1.8 s (TestFigures).
-const batchChartEvery = 200 // ms
 
 // inBatch reports whether a batch's runs are under way.
 func (g *glue) inBatch() bool {
@@ -143,8 +133,7 @@ func (g *glue) Dispatch(a store.Action) {
 		if !g.root.chart.wasRendered() {
 			return
 		}
-		if t := now(); !g.inBatch() || t-g.chartAt >= batchChartEvery {
-			g.chartAt = t
+		if !g.inBatch() { // a batch's runs leave the chart as it was (App.syncViews)
 			vecty.Rerender(g.root.chart.with(chartProps(g.state)))
 		}
 		return
