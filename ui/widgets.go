@@ -137,18 +137,39 @@ func intInput(testid string, v int, set func(int), d func(store.Action), field s
 
 // slider is a labelled range input in steps of 0.01 with its value beside it.
 func slider(label, testid string, lo, hi, v float64, set func(float64)) *vecty.HTML {
+	value := strconv.FormatFloat(v, 'f', -1, 64)
 	return elem.Label(vecty.Text(label),
-		elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", testid),
+		&rangeInput{Value: value, Markup: []vecty.Applyer{prop.Type(prop.TypeRange), vecty.Data("testid", testid),
 			vecty.Attribute("min", lo), vecty.Attribute("max", hi), vecty.Attribute("step", 0.01),
-			prop.Value(strconv.FormatFloat(v, 'f', -1, 64)),
+			prop.Value(value),
 			event.Input(func(e *vecty.Event) {
 				if x, err := strconv.ParseFloat(e.Target.Get("value").String(), 64); err == nil {
 					set(x)
 				}
-			}))),
+			})}},
 		elem.Output(vecty.Text(" "+strconv.FormatFloat(v, 'f', 2, 64))),
 	)
 }
+
+// rangeInput is a range input that sets its value again once it is in the
+// page: Vecty sets a new element's properties before its attributes, so
+// its value was first fitted to the default range and step (0 to 100 in
+// steps of 1: η 0.9 became 1) before its min and step existed, and stayed
+// so until something redrew the input.
+type rangeInput struct {
+	vecty.Core
+	Value  string          `vecty:"prop"`
+	Markup []vecty.Applyer `vecty:"prop"`
+	input  *vecty.HTML
+}
+
+func (r *rangeInput) Render() vecty.ComponentOrHTML {
+	r.input = elem.Input(vecty.Markup(r.Markup...))
+	return r.input
+}
+
+// Mount implements vecty.Mounter.
+func (r *rangeInput) Mount() { r.input.Node().Set("value", r.Value) }
 
 // later runs f in a task of its own, after the current one (and the
 // render it schedules) has ended: setTimeout(f, 0).
