@@ -94,25 +94,21 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.lesson.setProps(LessonProps{Params: s.Params}), a.lesson)
 	dp := dataProps(s)
 	add(a.data.preview.setProps(previewProps(dp)), a.data.preview)
-	add(!dp.same(a.data.Props), a.data)
-	a.data.Props = dp
+	add(a.data.setProps(dp), a.data)
 	if !batch {
-		cp := chartProps(s)
-		add(!cp.same(a.chart.Props), a.chart)
-		a.chart.Props = cp
+		add(a.chart.setProps(chartProps(s)), a.chart)
 	}
-	add(a.proj.Result != a.shown || a.proj.Data != s.Data, a.proj)
-	a.proj.Result, a.proj.Data = a.shown, s.Data
+	add(a.proj.setProps(a.shown, s.Data), a.proj)
 	// The result panel's heat map and suspects before it (a child redrawn
-	// after its parent would be redrawn in the parent's task).
-	rp := ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}
+	// after its parent would be redrawn in the parent's task); the panel
+	// itself shows no edits, so they redraw the suspects alone.
 	var features []string
 	if s.Data != nil {
 		features = s.Data.Features
 	}
-	add(a.heat.changes(a.shown, features), a.heat.with(a.shown, features))
-	add(a.sus.setProps(rp), a.sus)
-	add(a.res.setProps(rp), a.res)
+	add(a.heat.setProps(a.shown, features), a.heat)
+	add(a.sus.setProps(ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}), a.sus)
+	add(a.res.setProps(ResultProps{Result: a.shown, Data: s.Data}), a.res)
 	add(a.cmp.setProps(compareProps(s)), a.cmp)
 	add(a.sweep.setProps(sweepProps(s)), a.sweep)
 	return redraw

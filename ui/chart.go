@@ -94,10 +94,14 @@ func leftText(p ChartProps) string {
 	return "over an hour"
 }
 
-// with sets the chart's props and returns it, for a render.
-func (c *Chart) with(p ChartProps) *Chart {
+// setProps gives the chart p and reports whether it differs from its last
+// props.
+func (c *Chart) setProps(p ChartProps) bool {
+	if p.same(c.Props) {
+		return false
+	}
 	c.Props = p
-	return c
+	return true
 }
 
 const chartW, chartH = 560.0, 240.0

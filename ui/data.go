@@ -85,6 +85,16 @@ func (p PreviewProps) same(o PreviewProps) bool {
 
 func previewProps(s DataProps) PreviewProps { return PreviewProps{Rows: s.Preview, Header: s.Header} }
 
+// setProps gives the panel s and reports whether it differs from its last
+// props.
+func (p *DataPanel) setProps(s DataProps) bool {
+	if s.same(p.Props) {
+		return false
+	}
+	p.Props = s
+	return true
+}
+
 // SkipRender skips the panel while nothing it shows changed.
 func (p *DataPanel) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*DataPanel)

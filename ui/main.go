@@ -133,8 +133,9 @@ func (g *glue) Dispatch(a store.Action) {
 		if !g.root.chart.wasRendered() {
 			return
 		}
-		if !g.inBatch() { // a batch's runs leave the chart as it was (App.syncViews)
-			vecty.Rerender(g.root.chart.with(chartProps(g.state)))
+		// A batch's runs leave the chart as it was (App.syncViews).
+		if !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
+			vecty.Rerender(g.root.chart)
 		}
 		return
 	}

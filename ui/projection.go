@@ -16,8 +16,8 @@ import (
 )
 
 // Projections is panel 5: the Euclidean and the learned 2-D views side by
-// side. It redraws only for a new result (a new pointer), a new dataset or
-// a new hovered point.
+// side. It redraws only for a new result (a new pointer) or a new dataset;
+// a hovered point redraws its view alone (projView).
 type Projections struct {
 	vecty.Core
 	Result   *protocol.Result   `vecty:"prop"`
@@ -25,6 +25,16 @@ type Projections struct {
 	Dispatch func(store.Action) `vecty:"prop"`
 	views    [2]*projView       // the Euclidean and the learned view, kept across renders
 	rendered bool               // it has been rendered: vecty.Rerender may be called on it
+}
+
+// setProps gives the panel a result and a dataset and reports whether they
+// differ from its last ones.
+func (p *Projections) setProps(r *protocol.Result, data *protocol.Dataset) bool {
+	if r == p.Result && data == p.Data {
+		return false
+	}
+	p.Result, p.Data = r, data
+	return true
 }
 
 func (p *Projections) SkipRender(prev vecty.Component) bool {

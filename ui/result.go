@@ -19,7 +19,8 @@ import (
 )
 
 // ResultProps is what the result panel shows: the last run's result on
-// the loaded dataset (a new result is a new pointer).
+// the loaded dataset (a new result is a new pointer), and for its suspects
+// the user's edits of the triplets.
 type ResultProps struct {
 	Result *protocol.Result
 	Data   *protocol.Dataset
@@ -47,10 +48,6 @@ func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[R
 		errE, errL = draw.Percent(r.ErrEuclid), learnedError(r)
 		k = " (" + itoa(r.K) + "-NN on the " + itoa(len(r.Test)) + " held-out rows, trained on the rest)"
 	}
-	var features []string
-	if s.Data != nil {
-		features = s.Data.Features
-	}
 	// Every child is always there, so that the heat map and the suspects,
 	// redrawn on their own, keep their places among the panel's children
 	// (Vecty matches a child by its place: one that moved was skipped in
@@ -74,7 +71,7 @@ func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[R
 		),
 		elem.Div(collapsed...),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
-		heat.with(r, features),
+		heat,
 		elem.Div(middle...),
 		sus,
 		elem.Div(files...),
@@ -222,15 +219,14 @@ type Heatmap struct {
 	rendered    bool // it has been rendered: vecty.Rerender may be called on it
 }
 
-// with sets the heat map's props and returns it.
-func (h *Heatmap) with(r *protocol.Result, features []string) *Heatmap {
+// setProps gives the heat map a result and feature names and reports
+// whether they differ from its last ones.
+func (h *Heatmap) setProps(r *protocol.Result, features []string) bool {
+	if r == h.Result && slices.Equal(features, h.Features) {
+		return false
+	}
 	h.Result, h.Features = r, features
-	return h
-}
-
-// changes reports whether r and features differ from the heat map's props.
-func (h *Heatmap) changes(r *protocol.Result, features []string) bool {
-	return r != h.Result || !slices.Equal(features, h.Features)
+	return true
 }
 
 func (h *Heatmap) wasRendered() bool { return h.rendered }
