@@ -89,7 +89,7 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	// after it take; then the preview before the data panel it sits in (a
 	// child redrawn after its parent would be redrawn with it, in the
 	// parent's task); then the views.
-	add(a.params.setProps(paramProps(s)), a.params)
+	add(a.params.setProps(paramProps(s, a.shown)), a.params)
 	add(a.side.setProps(sideProps(s)), a.side)
 	add(a.lesson.setProps(LessonProps{Params: s.Params}), a.lesson)
 	dp := dataProps(s)

@@ -155,12 +155,18 @@ type ParamProps struct {
 	Still                        string // the dataset still loaded after a file failed to load
 }
 
-func paramProps(s *store.State) ParamProps {
+// paramProps is the parameter panel's props; shown is the result the views
+// show (App.syncViews), which during a Compare or a sweep stays the run
+// they showed before it.
+func paramProps(s *store.State, shown *protocol.Result) ParamProps {
 	// Running for the whole of a batch, not only during each of its runs:
 	// the buttons do not flicker between two runs (and the panel is not
-	// redrawn twice per run).
+	// redrawn twice per run). The result is the one the views show, not
+	// the batch's latest: the hint on a warm start flickered with the η
+	// sweep's warm and cold runs, and the panel (10–38 ms a render) was
+	// redrawn for each.
 	p := ParamProps{Params: s.Params, CanTrain: s.CanTrain(), Running: s.Status == store.Running || s.Job != nil,
-		HasResult: s.Result != nil, Warm: s.Result != nil && s.Result.Warm}
+		HasResult: shown != nil, Warm: shown != nil && shown.Warm}
 	if s.Failed != nil && s.Data != nil {
 		p.Still = s.Data.Name
 	}
