@@ -8,6 +8,19 @@
   // Each render allocates; collecting less often (the heap stays a few
   // MiB) keeps any one frame from paying for a long collection.
   go.env = Object.assign({ GOGC: '800' }, go.env);
+  // A canvas's first text costs the main thread 50–140 ms in Chromium
+  // without a GPU (its fonts and text pipeline start up); the heat map's
+  // feature names paid it at the first result. Paid here instead, while
+  // app.wasm downloads and compiles.
+  try {
+    const c = document.createElement('canvas');
+    c.width = c.height = 16;
+    const x = c.getContext('2d');
+    x.font = '12px sans-serif';
+    x.rotate(-Math.PI / 2);
+    x.fillText('A', -8, 8);
+    document.createElement('canvas').getContext('2d').drawImage(c, 0, 0);
+  } catch (e) { /* no canvas: the heat map says so itself */ }
   WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
     .then((r) => go.run(r.instance))
     .catch((err) => {
