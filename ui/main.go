@@ -46,6 +46,8 @@ type glue struct {
 	shown       store.Params // the settings the address holds (or will, once addressDue is done)
 	addressDue  bool         // a task to write shown to the address is scheduled
 	redraws     int          // redraws asked for (redraw)
+	redrawnAt   float64      // when the last redraw was done (performance.now(), ms)
+	redrawDue   bool         // a redraw is scheduled (redraw, during a batch)
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
@@ -139,7 +141,8 @@ func (g *glue) Dispatch(a store.Action) {
 		}
 		return
 	}
-	g.redraw()
+	_, reply := a.(store.Reply)
+	g.redraw(reply)
 	g.startHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
 		// For the figures the e2e tests report: navigation to Train enabled.
@@ -163,10 +166,42 @@ func (g *glue) Dispatch(a store.Action) {
 // The page's body carries data-drawn, the number of redraws it reflects,
 // and window.__rmlRedraws the number asked for: equal, every panel shows
 // the store's state (the e2e tests read the page only then).
-func (g *glue) redraw() {
-	a := g.root
+//
+// While a batch runs, the redraws a worker's reply asks for come at most
+// every batchRedrawEvery: one asked for sooner waits for then, and takes
+// whatever else arrived meanwhile with it (what the user does, Stop
+// included, is drawn at once). A batch's runs end every few tens of milliseconds (the
+// η sweep on Wine: 14 in under a second), each redraw costs its renders and
+// the browser's style, layout, paint and compositing, and two solver
+// workers and the main thread share two cores: the main thread's time is
+// taken from the workers' (README, "uses every core").
+func (g *glue) redraw(reply bool) {
 	g.redraws++
 	js.Global().Set("__rmlRedraws", g.redraws)
+	if reply && g.inBatch() {
+		if wait := g.redrawnAt + batchRedrawEvery - now(); wait > 0 {
+			if !g.redrawDue {
+				g.redrawDue = true
+				after(wait, func() {
+					if g.redrawDue { // not drawn since (the batch's end draws at once)
+						g.drawNow()
+					}
+				})
+			}
+			return
+		}
+	}
+	g.drawNow()
+}
+
+// batchRedrawEvery is the least time between two redraws while a batch
+// runs, in ms.
+const batchRedrawEvery = 150
+
+// drawNow redraws what changed, then the page.
+func (g *glue) drawNow() {
+	a := g.root
+	g.redrawnAt, g.redrawDue = now(), false
 	for _, c := range a.syncViews() {
 		vecty.Rerender(c)
 	}

@@ -173,12 +173,15 @@ func (r *rangeInput) Mount() { r.input.Node().Set("value", r.Value) }
 
 // later runs f in a task of its own, after the current one (and the
 // render it schedules) has ended: setTimeout(f, 0).
-func later(f func()) {
+func later(f func()) { after(0, f) }
+
+// after runs f in a task of its own once ms milliseconds have passed.
+func after(ms float64, f func()) {
 	var fn js.Func
 	fn = js.FuncOf(func(js.Value, []js.Value) any {
 		fn.Release()
 		f()
 		return nil
 	})
-	js.Global().Call("setTimeout", fn, 0)
+	js.Global().Call("setTimeout", fn, ms)
 }
