@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -121,10 +120,6 @@ type keptStart struct {
 	res         *Result
 }
 
-// bestCaseStarts counts the η = 1 starts solved rather than taken from a
-// Prepared, for the tests.
-var bestCaseStarts atomic.Int64
-
 // bestCaseStart returns the best case's start for p: the η = 1 solution by
 // the inner settings in. A start solved cold (no warm start) that converged
 // is kept on p's preparation, one per Prepared, and returned again (as a
@@ -143,7 +138,11 @@ func bestCaseStart(ctx context.Context, p *Problem, in Settings) (*Result, error
 			return k.res.clone(), nil
 		}
 	}
-	bestCaseStarts.Add(1)
+	if pp != nil {
+		pp.startMu.Lock()
+		pp.startsSolved++
+		pp.startMu.Unlock()
+	}
 	r, err := Solve(ctx, full, in)
 	if err != nil {
 		return nil, err

@@ -136,27 +136,29 @@ func TestBestCaseStartKept(t *testing.T) {
 	same := func(a, b *Result) bool {
 		return mat.Equal(a.A, b.A) && slices.Equal(a.Q, b.Q) && slices.Equal(a.Trusted, b.Trusted) && a.Iter == b.Iter && a.Primal == b.Primal
 	}
-	starts := func() int64 { return bestCaseStarts.Load() }
-	n0 := starts()
 	first := solve(shared, 0.9, 16, 1e-3, nil)
 	for _, eta := range []float64{0.8, 0.6, 0.5} {
 		kept := solve(shared, eta, 16, 1e-3, nil)
-		fresh := solve(prep(), eta, 16, 1e-3, nil)
+		pp := prep()
+		fresh := solve(pp, eta, 16, 1e-3, nil)
 		if !same(kept, fresh) {
 			t.Errorf("η = %v: the run on the shared preparation (B = %v, %d trusted) differs from a fresh one (B = %v, %d trusted)",
 				eta, kept.Primal, len(kept.Trusted), fresh.Primal, len(fresh.Trusted))
 		}
+		if pp.startsSolved != 1 {
+			t.Errorf("η = %v: %d starts solved on a fresh preparation; want 1", eta, pp.startsSolved)
+		}
 	}
-	// 1 for the first run and 1 for each fresh preparation.
-	if got := starts() - n0; got != 4 {
-		t.Errorf("%d starts solved for 4 runs on the shared preparation and 3 fresh ones; want 4", got)
+	// 1 for the first run, none for the three after it.
+	if got := shared.startsSolved; got != 1 {
+		t.Errorf("%d starts solved for 4 runs on the shared preparation; want 1", got)
 	}
-	n0 = starts()
+	n0 := shared.startsSolved
 	solve(shared, 0.8, 4, 1e-3, nil)     // another λ
 	solve(shared, 0.8, 4, 1e-4, nil)     // another tolerance
 	solve(shared, 0.8, 4, 1e-4, first.Q) // a warm start
 	solve(shared, 0.7, 4, 1e-4, nil)     // kept
-	if got := starts() - n0; got != 3 {
+	if got := shared.startsSolved - n0; got != 3 {
 		t.Errorf("%d starts solved after a new λ, a new tolerance, a warm start and a repeat; want 3", got)
 	}
 }

@@ -50,8 +50,9 @@ type Prepared struct {
 	// other η on the same triplets and λ, such as the page's η sweep, do not
 	// solve it again. Solve is deterministic, so a kept start is the one a
 	// new solve would return, to the bit.
-	startMu sync.Mutex
-	start   *keptStart
+	startMu      sync.Mutex
+	start        *keptStart
+	startsSolved int // η = 1 starts solved on it rather than taken from start, for the tests
 }
 
 // Prepare checks x and ts (every index in range, every value finite and
