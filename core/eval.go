@@ -78,13 +78,22 @@ func Standardize(x mat.Matrix, rows []int) (*Standardizer, *mat.Dense, error) {
 // LabelData draws label triplets on the (standardized) rows of x, swaps
 // some as o says, and prepares the result: the problem's data for any η
 // and λ, and the swap record. ctx stops the neighbour search; h reports it.
+// It is LabelTripletsContext, then PrepareSwapped: a caller that keeps the
+// triplets drawn (the search is O(n²·d)) calls the two itself.
 func LabelData(ctx context.Context, h *Hooks, x *mat.Dense, labels []int, classes []string, o TripletOptions) (*Prepared, []bool, error) {
 	o.defaults()
 	ts, err := LabelTripletsContext(ctx, h, x, labels, classes, o.KSame, o.KDiff)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, swapped := Flip(ts, o.Flip, o.Seed)
+	return PrepareSwapped(x, ts, o.Flip, o.Seed)
+}
+
+// PrepareSwapped swaps each of ts with probability flip (Flip, seeded; ts
+// itself is not changed) and prepares the result on x. It returns the
+// preparation and which triplets were swapped.
+func PrepareSwapped(x *mat.Dense, ts []Triplet, flip float64, seed uint64) (*Prepared, []bool, error) {
+	ts, swapped := Flip(ts, flip, seed)
 	pp, err := Prepare(x, ts)
 	if err != nil {
 		return nil, nil, err

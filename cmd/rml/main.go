@@ -342,9 +342,7 @@ func (c *common) prepare(ctx context.Context, ds *core.Dataset, tripletFile stri
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", tripletFile, err)
 	}
-	ts, swapped := core.Flip(ts, c.flip, c.seed)
-	pp, err := core.Prepare(x, ts)
-	return pp, swapped, err
+	return core.PrepareSwapped(x, ts, c.flip, c.seed)
 }
 
 // solveLive solves p, showing t, Δ_t and the time on one line of a

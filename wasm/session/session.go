@@ -348,8 +348,7 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 		key = problemKey{generation: s.generation, file: s.fileGen, flip: req.Flip, seed: req.Seed}
 		if s.prep == nil || s.key != key {
 			// Swapped only if asked (Flip > 0): the file's triplets as given.
-			ts, swapped := core.Flip(s.file, req.Flip, req.Seed)
-			pp, err := core.Prepare(s.xTrain, ts)
+			pp, swapped, err := core.PrepareSwapped(s.xTrain, s.file, req.Flip, req.Seed)
 			if err != nil {
 				return err
 			}
@@ -358,9 +357,9 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 		return s.edit(req.Drop, req.Reverse)
 	}
 	if s.prep == nil || s.key != key {
-		// What core.LabelData does, with the neighbours kept: the search
-		// is O(n²·d) (seconds on a 5,000-row file in the page), the swaps
-		// and the preparation O(N).
+		// core.LabelData's two steps, with the triplets drawn kept: the
+		// neighbour search is O(n²·d) (seconds on a 5,000-row file in the
+		// page), the swaps and the preparation O(N).
 		lk := problemKey{generation: s.generation, kSame: req.KSame, kDiff: req.KDiff}
 		if s.labels == nil || s.labelsKey != lk {
 			// The search reports its progress (the page shows it) and lets
@@ -378,8 +377,7 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 			}
 			s.labelsKey, s.labels = lk, ts
 		}
-		ts, swapped := core.Flip(s.labels, req.Flip, req.Seed)
-		pp, err := core.Prepare(s.xTrain, ts)
+		pp, swapped, err := core.PrepareSwapped(s.xTrain, s.labels, req.Flip, req.Seed)
 		if err != nil {
 			return err
 		}
