@@ -92,7 +92,8 @@ func TestVisitLongTasks(t *testing.T) {
 	lines := []string{fmt.Sprintf("main-thread tasks over 50 ms through the visit (%s; a 5,000 × 50 upload; Compare on Wine): %d, the longest %.0f ms (target: none)",
 		strings.Join(names, ", "), len(long), longest),
 		fmt.Sprintf("the 5,000 × 50 upload to relative gap 1e-3: %.1f s from Train to converged (%s iterations; target < 20 s)", big.Seconds(), bigIters),
-		fmt.Sprintf("40 pointer moves across its learned projection (5,000 points): the main thread busy %.0f ms", hover*1000)}
+		fmt.Sprintf("40 pointer moves across its learned projection (5,000 points): the main thread busy %.0f ms", hover*1000),
+		fmt.Sprintf("the page's Go heap live after the visit: %.1f MB", p.heapLive()/(1<<20))}
 	for _, s := range order {
 		d := by[s]
 		slices.Sort(d)

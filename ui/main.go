@@ -7,6 +7,7 @@
 package ui
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -93,6 +94,14 @@ func Run() {
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
+	// For the e2e tests (TestRendersNotKept, TestVisitLongTasks): the bytes
+	// of the page's Go heap still live after a full collection.
+	js.Global().Set("__rmlHeapLive", js.FuncOf(func(js.Value, []js.Value) any {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc)
+	}))
 	vecty.SetTitle("Robust metric learning")
 	g.root.syncViews()
 	vecty.RenderBody(g.root)
