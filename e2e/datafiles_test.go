@@ -186,3 +186,45 @@ func clickQuery(sel string) chromedp.Action { return chromedp.Click(sel, chromed
 func uploadQuery(sel, file string) chromedp.Action {
 	return chromedp.SetUploadFiles(sel, []string{file}, chromedp.ByQuery)
 }
+
+// Files in other encodings reach the reader as the bytes they are: UTF-16
+// with a byte order mark is decoded and the page says so (the browser's
+// File.text(), used before, decoded it as UTF-8 into replacement
+// characters), a UTF-8 byte order mark is not part of the first column's
+// name, and a binary file is refused with the reason.
+func TestFileEncodings(t *testing.T) {
+	p := open(t, "")
+	p.waitTrainEnabled()
+	var csv strings.Builder
+	csv.WriteString("größe,b,class\n")
+	for i := range 40 {
+		fmt.Fprintf(&csv, "%d,%d,%c\n", i%2*5+i%3, i%7, 'x'+rune(i%2))
+	}
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range csv.String() {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	p.uploadLoaded("utf16.csv", string(utf16))
+	if m := p.text("message"); !strings.Contains(m, "UTF-16 (little-endian)") {
+		t.Errorf("UTF-16 file: message %q does not say how it was read", m)
+	}
+	var head []string
+	p.eval(`[...document.querySelectorAll('[data-testid="preview"] tr:first-child th')].map(e => e.textContent)`, &head)
+	if len(head) == 0 || head[0] != "größe" {
+		t.Errorf("UTF-16 file: preview header %q, want größe first", head)
+	}
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+
+	p.uploadLoaded("bom.csv", "\xef\xbb\xbf"+strings.Replace(csv.String(), "größe", "a", 1))
+	p.eval(`[...document.querySelectorAll('[data-testid="preview"] tr:first-child th')].map(e => e.textContent)`, &head)
+	if len(head) == 0 || head[0] != "a" {
+		t.Errorf("UTF-8 file with a byte order mark: preview header %q, want a first", head)
+	}
+
+	p.upload(writeCSV(t, "image.csv", "a,b,class\n1,2,x\n\x00\x01\x02\x03"))
+	p.poll(`document.querySelector('[data-testid="status"]').textContent === "error"`, 10*time.Second)
+	if m := p.text("message"); !strings.Contains(m, "NUL byte") {
+		t.Errorf("binary file: message %q", m)
+	}
+}

@@ -287,11 +287,13 @@ func (g *glue) openTriplets(files js.Value) {
 
 // read reads the first of files and dispatches what got makes of its text.
 //
-// The file is read as bytes (arrayBuffer), copied into Go in one block and
-// decoded there (store.FileText), not read as a JS string (text()): Go's
-// conversion of a JS string encodes it to UTF-8 again on the main thread,
-// 49 of the 60 ms the 5,000 × 50 upload (2.5 MB) held it (a CPU profile of
-// that upload in Chromium).
+// The file is read as bytes (arrayBuffer) and copied into Go in one block,
+// as they are (store.FileText), for the worker's reader to decode; not read
+// as a JS string (text()), which decoded every file as UTF-8 (UTF-16 came
+// out as replacement characters), and whose conversion to a Go string
+// encoded it to UTF-8 again on the main thread: 49 of the 60 ms the
+// 5,000 × 50 upload (2.5 MB) held it (a CPU profile of that upload in
+// Chromium).
 func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 	if files.Length() == 0 {
 		return

@@ -1,33 +1,19 @@
 package store
 
-import (
-	"bytes"
-	"unicode/utf8"
-	"unsafe"
-)
+import "unsafe"
 
-// FileText is the text of a file's bytes, as an Upload carries it: UTF-8
-// with a leading byte-order mark dropped, as a browser's File.text() drops
-// it, and each byte that is not part of valid UTF-8 replaced by U+FFFD
-// (the browser replaces each maximal invalid sequence, so a truncated
-// multi-byte character gives one U+FFFD there and one per byte here).
-// Valid UTF-8 comes through unchanged, and is not copied: the text shares
-// b's memory, so b must not be changed afterwards (a 2.5 MB upload's copy
-// took 10 ms of the page's main thread).
+// FileText is the text an Upload carries for a file's bytes: the bytes as
+// they are, not copied (the text shares b's memory, so b must not be
+// changed afterwards; a 2.5 MB upload's copy took 10 ms of the page's main
+// thread). The worker's reader decodes them (core's readRecords): a UTF-8
+// byte order mark dropped, UTF-16 with a byte order mark decoded, binary
+// data refused with the reason. The browser's File.text() decoded every
+// file as UTF-8 instead, which turned UTF-16 into replacement characters
+// before the reader saw it, and the SHA-256 a saved run records is now
+// that of the file itself.
 func FileText(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if utf8.Valid(b) {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+	if len(b) == 0 {
+		return ""
 	}
-	out := make([]byte, 0, len(b)+len(b)/8)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return string(out)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
