@@ -191,7 +191,8 @@ func frob(a, b []float64) float64 {
 //	max Σ_i q_i  over q ∈ [0, 1]^N  subject to  λ/2 · W − Σ_i q_i K_i ⪰ 0,
 //
 // so any q ∈ [0, 1]^N scaled by τ = min(1, (λ/2) / λ_max(W^{-½} M(q) W^{-½}))
-// is feasible and τ Σ q_i bounds the optimum from below. The q used is the
+// is feasible and τ Σ q_i bounds the optimum from below (W^{+½} on W's
+// range when W is singular: boundFrom). The q used is the
 // step-weighted average of the sub-gradients' active sets (the indicators
 // of margin < 1), which converges to a dual solution; the bound is
 // evaluated every 10 iterations and the run stops when best F − bound ≤
@@ -200,7 +201,8 @@ type lmnn struct {
 	e          *evaluator
 	lambda     float64
 	a, g, w, m []float64
-	wInvHalf   []float64 // W^{-½}, nil if W is singular (then the bound is 0)
+	wInvHalf   []float64 // W^{+½}: W^{-½} on W's range, 0 on its null space; nil if W = 0 (then the bound is 0)
+	wNull      []float64 // an orthonormal basis of W's null space, as rows (d each)
 	tmp        []float64 // d×d scratch for the bound
 	qSum, q    []float64 // Σ_t s_t·active_t, and the average
 	sSum       float64
@@ -223,14 +225,23 @@ func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
 	}
 	e.formW(l.w)
 	symmetrize(l.w, d)
-	// W^{-½} = V diag(w_k^{-½}) Vᵀ, if W is positive definite.
+	// W^{+½} = Σ_{w_k > 0} w_k^{-½} v_k v_kᵀ, eigenvalues up to 1e-12 of the
+	// largest counted as 0: W is singular when a feature does not vary
+	// between similar pairs (Ionosphere's second column is constant), and
+	// with W^{-½} alone its bound was 0.
 	copy(l.m, l.w)
 	if !e.eigen(l.m, true) {
 		return nil, errEigen
 	}
-	if e.vals[0] > 1e-12*e.vals[d-1] {
+	if top := e.vals[d-1]; top > 0 {
 		l.wInvHalf = make([]float64, d*d)
 		for k := 0; k < d; k++ {
+			if e.vals[k] <= 1e-12*top {
+				for i := 0; i < d; i++ {
+					l.wNull = append(l.wNull, e.eigA[i*d+k])
+				}
+				continue
+			}
 			f := 1 / math.Sqrt(e.vals[k])
 			for i := 0; i < d; i++ {
 				for j := 0; j < d; j++ {
@@ -255,7 +266,13 @@ func (l *lmnn) lowerBound() (float64, error) {
 }
 
 // boundFrom returns τ Σ q_i for q ∈ [0, 1]^N (see lmnn): a lower bound on
-// the optimum; 0 if W is singular.
+// the optimum; 0 if W = 0, or if M(q) does not vanish on W's null space.
+//
+// With W singular, λ/2 · W − τ M ⪰ 0 needs M z = 0 for every z with W z = 0
+// (otherwise zᵀMz > 0 for some such z, or a cross term that no τ > 0
+// makes up for); then M lives on W's range R, where W is invertible, and
+// τ ≤ (λ/2) / λ_max(W^{+½} M W^{+½}) suffices. A feature constant over
+// every triplet's rows gives M and W the same zero row and column.
 func (l *lmnn) boundFrom(q []float64) (float64, error) {
 	if l.wInvHalf == nil {
 		return 0, nil
@@ -267,6 +284,23 @@ func (l *lmnn) boundFrom(q []float64) (float64, error) {
 	}
 	e.formM(l.m, q)
 	symmetrize(l.m, d)
+	if len(l.wNull) > 0 {
+		var big float64
+		for _, v := range l.m {
+			big = max(big, math.Abs(v))
+		}
+		for z := l.wNull; len(z) > 0; z = z[d:] {
+			for i := 0; i < d; i++ {
+				var s float64
+				for j, zj := range z[:d] {
+					s += l.m[i*d+j] * zj
+				}
+				if math.Abs(s) > 1e-10*big {
+					return 0, nil
+				}
+			}
+		}
+	}
 	// B = W^{-½} M W^{-½}, into l.g's room (recomputed before its next use).
 	mulTo(l.tmp, l.wInvHalf, l.m, d)
 	mulTo(l.g, l.tmp, l.wInvHalf, d)

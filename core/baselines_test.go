@@ -177,3 +177,39 @@ func TestLMNNReferenceOptimum(t *testing.T) {
 		}
 	}
 }
+
+// LMNN's certificate on a problem whose W is singular: the reference problem
+// with a constant feature added (as Ionosphere's second column is). The
+// optimum is the reference's (the feature changes no distance and costs
+// nothing), and the bound must still close to it: with W^{-½} alone the
+// bound was 0 and the run could only end at its iteration limit.
+func TestLMNNSingularW(t *testing.T) {
+	x, ts, b := referenceProblem(t)
+	var ref struct {
+		LMNN []struct{ Lambda, Objective float64 }
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	n, d := x.Dims()
+	xc := mat.NewDense(n, d+1, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			xc.Set(i, j, x.At(i, j))
+		}
+		xc.Set(i, d, 3) // constant
+	}
+	for _, c := range ref.LMNN {
+		p := &Problem{X: xc, Triplets: ts, Eta: 1, Lambda: c.Lambda}
+		res, err := Solve(context.Background(), p, Settings{Method: LMNN, Tol: 1e-4, MaxIter: 200000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lower := -res.Dual
+		if res.Status != Converged || !(lower > 0) || !(lower <= c.Objective*(1+1e-9)) || !relClose(res.Primal, c.Objective, 1e-4) {
+			t.Errorf("λ %g: %v after %d iterations: bound %.10g, best F %.10g; CVXOPT's optimum without the constant feature %.10g",
+				c.Lambda, res.Status, res.Iter, lower, res.Primal, c.Objective)
+		}
+		t.Logf("λ %g: %d iterations, bound %.8g ≤ optimum %.8g ≤ F %.8g", c.Lambda, res.Iter, lower, c.Objective, res.Primal)
+	}
+}
