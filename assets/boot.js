@@ -42,7 +42,10 @@
         bar.textContent = 'A new version of the app is ready. ';
         const b = document.createElement('button');
         b.textContent = 'Reload to use it';
-        b.onclick = () => sw.postMessage({ type: 'rml-skip-waiting' });
+        // The page reloads once the new worker takes over: asked for here,
+        // since a page whose first visit installed the worker (no
+        // controller at its start) would not otherwise.
+        b.onclick = () => { reload = true; sw.postMessage({ type: 'rml-skip-waiting' }); };
         bar.appendChild(b);
         document.body.appendChild(bar);
       };

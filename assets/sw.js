@@ -13,8 +13,21 @@
 const CACHE = 'rml-' + self.RML_BUILD.version;
 const FILES = self.RML_BUILD.files;
 
+// A response that came through a redirect is stored as a plain one: a
+// host may answer index.html with a redirect to the folder (Go's
+// http.FileServer does), and a redirected response given to a navigation
+// makes the browser show an error page instead (e2e TestServiceWorkerUpdate,
+// on such a host, after a reload the worker answered).
+const plain = (res) => (res.redirected
+  ? res.blob().then((b) => new Response(b, { status: res.status, statusText: res.statusText, headers: res.headers }))
+  : res);
+
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: 'reload' })))));
+  e.waitUntil(caches.open(CACHE).then((c) => Promise.all(FILES.map((f) =>
+    fetch(new Request(f, { cache: 'reload' })).then((res) => {
+      if (!res.ok) throw new Error(f + ': ' + res.status);
+      return plain(res);
+    }).then((res) => c.put(f, res))))));
 });
 
 self.addEventListener('activate', (e) => {

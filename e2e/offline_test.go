@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,4 +62,72 @@ func TestOffline(t *testing.T) {
 	p.uploadLoaded("offline.csv", b.String())
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
+}
+
+// A new build put on the server while the page runs the old one: the page
+// offers it (data-testid="update"), and taking it reloads the page onto
+// the new build, whose cache has replaced the old one's. The test serves a
+// copy of build/ (its own origin) and makes the "new build" by changing
+// the version in the copy's sw.js (build.sh writes it from the files' hash).
+func TestServiceWorkerUpdate(t *testing.T) {
+	src, _ := filepath.Abs(filepath.Join("..", "build"))
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	host := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer host.Close()
+	p := newTab(t)
+	p.navigate(host.URL + "/#data=Iris")
+	p.waitTrainEnabled()
+	p.poll(`!!navigator.serviceWorker.controller`, 30*time.Second)
+	var old string
+	p.eval(`caches.keys().then((k) => k.join(','))`, &old)
+	if !strings.HasPrefix(old, "rml-") || strings.Contains(old, ",") {
+		t.Fatalf("caches %q: want one, rml-<build>", old)
+	}
+	updateShown := func() bool {
+		var on bool
+		p.eval(`!!document.querySelector('[data-testid="update"]')`, &on)
+		return on
+	}
+	if updateShown() {
+		t.Fatal("an update is offered before there is one")
+	}
+
+	swPath := filepath.Join(dir, "sw.js")
+	sw, err := os.ReadFile(swPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := strings.TrimPrefix(old, "rml-")
+	next := strings.Replace(string(sw), "version: '"+version+"'", "version: 'e2e-update'", 1)
+	if next == string(sw) {
+		t.Fatalf("sw.js does not hold the version %q", version)
+	}
+	if err := os.WriteFile(swPath, []byte(next), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.eval(`navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`, new(bool))
+	p.poll(`!!document.querySelector('[data-testid="update"] button')`, 30*time.Second)
+
+	// Taking it: the new worker takes over and the page reloads onto it.
+	p.eval(`window.__before = true; document.querySelector('[data-testid="update"] button').click(); true`, new(bool))
+	reloaded := false
+	for t0 := time.Now(); !reloaded && time.Since(t0) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+		// The page navigates meanwhile: an evaluation may fail, and is tried again.
+		_ = chromedp.Run(p.ctx, chromedp.Evaluate(`window.__before === undefined && document.readyState === 'complete'`, &reloaded))
+	}
+	if !reloaded {
+		t.Fatal("the page did not reload onto the new build within 30 s of taking it")
+	}
+	p.waitTrainEnabled()
+	var now string
+	p.eval(`caches.keys().then((k) => k.join(','))`, &now)
+	if now != "rml-e2e-update" {
+		t.Errorf("caches after the update %q, want rml-e2e-update alone", now)
+	}
+	if updateShown() {
+		t.Error("the update is still offered after the reload onto it")
+	}
 }
