@@ -104,9 +104,8 @@ func Run() {
 	}))
 	vecty.SetTitle("Robust metric learning")
 	g.root.syncViews()
-	vecty.RenderBody(g.root)
-	js.Global().Get("document").Get("documentElement").Set("className", "app-ready")
-	select {}
+	later(g.warm)            // while the worker starts: see warm
+	vecty.RenderBody(g.root) // it renders, then never returns
 }
 
 // Dispatch reduces a, sends the requests it produced, keeps the link in
