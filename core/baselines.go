@@ -301,7 +301,7 @@ func (l *lmnn) boundFrom(q []float64) (float64, error) {
 			}
 		}
 	}
-	// B = W^{-½} M W^{-½}, into l.g's room (recomputed before its next use).
+	// B = W^{+½} M W^{+½}, into l.g's room (recomputed before its next use).
 	mulTo(l.tmp, l.wInvHalf, l.m, d)
 	mulTo(l.g, l.tmp, l.wInvHalf, d)
 	if !e.eigen(l.g, false) {

@@ -73,11 +73,9 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 // run of the η sweep (7 times in its 14 runs).
 func (a *App) syncViews() (redraw []vecty.Component) {
 	s := a.glue.state
-	batch := false
-	if j := s.Job; j == nil || j.Kind == "step" {
+	batch := a.glue.inBatch()
+	if !batch {
 		a.shown = s.Result
-	} else {
-		batch = true
 	}
 	add := func(changed bool, c redrawable) {
 		if changed && c.wasRendered() {

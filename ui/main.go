@@ -178,11 +178,12 @@ func (g *glue) Dispatch(a store.Action) {
 // While a batch runs, the redraws a worker's reply asks for come at most
 // every batchRedrawEvery: one asked for sooner waits for then, and takes
 // whatever else arrived meanwhile with it (what the user does, Stop
-// included, is drawn at once). A batch's runs end every few tens of milliseconds (the
-// η sweep on Wine: 14 in under a second), each redraw costs its renders and
-// the browser's style, layout, paint and compositing, and two solver
-// workers and the main thread share two cores: the main thread's time is
-// taken from the workers' (README, "uses every core").
+// included, is drawn at once). A batch's runs end every few tens of
+// milliseconds (the η sweep on Wine: 14 in under a second), each redraw
+// costs its renders and the browser's style, layout, paint and
+// compositing, and two solver workers and the main thread share two cores:
+// the main thread's time is taken from the workers' (README, "uses every
+// core").
 func (g *glue) redraw(reply bool) {
 	g.redraws++
 	js.Global().Set("__rmlRedraws", g.redraws)
