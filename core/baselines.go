@@ -76,8 +76,8 @@ func (c *primal) progress() Progress {
 	return Progress{Iter: c.iter, Gap: gap, RelGap: rel, Primal: c.best, Budget: c.budget, Elapsed: time.Since(c.start)}
 }
 
-// solveBaseline runs a baseline method on p.
-func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+// solveBaseline runs a baseline method on p (of parts, only eigenStats).
+func solveBaseline(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Result, error) {
 	e := newEvaluator(p)
 	d := e.d
 	res := &Result{Method: s.Method}
@@ -130,6 +130,9 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	}, c.progress)
 	res.Status, err = endStatus(ctx, st, err)
 	res.Progress = c.progress()
+	if parts.eigenStats != nil {
+		parts.eigenStats(e.eigenFallbacks, c.iter)
+	}
 	a := slices.Clone(c.bestA)
 	averageSymmetrize(a, d)
 	res.A = mat.NewSymDense(d, a)
@@ -139,17 +142,30 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	return res, nil
 }
 
-// projectPSDTo sets a (d×d, symmetric) to π₊(a), its nearest PSD matrix in
-// the Frobenius norm, by one eigendecomposition.
+// projectPSDTo sets a (d×d, symmetric, both triangles) to π₊(a), its
+// nearest PSD matrix in the Frobenius norm, by one eigendecomposition:
+//
+//	π₊(a) = Σ_{λ_k>0} λ_k v_k v_kᵀ = a − Σ_{λ_k<0} λ_k v_k v_kᵀ,
+//
+// whichever side has fewer eigenvectors (LMNN's iterates have few negative
+// eigenvalues; eigen computes only the side it needs).
 func projectPSDTo(e *evaluator, a []float64) error {
-	if !e.eigen(a, true) {
+	if !e.eigen(a, eigSmaller) {
 		return errEigen
 	}
 	d := e.d
-	clear(a)
-	for k := 0; k < d; k++ {
+	neg := e.partNeg
+	if !neg {
+		clear(a)
+	}
+	for k := e.partLo; k < e.partHi; k++ {
 		l := e.vals[k]
-		if !(l > 0) {
+		if neg {
+			if !(l < 0) {
+				continue
+			}
+			l = -l
+		} else if !(l > 0) {
 			continue
 		}
 		for i := 0; i < d; i++ {
@@ -157,8 +173,9 @@ func projectPSDTo(e *evaluator, a []float64) error {
 			if vi == 0 {
 				continue
 			}
-			for j := 0; j < d; j++ {
-				a[i*d+j] += vi * e.eigA[j*d+k]
+			row := a[i*d : (i+1)*d]
+			for j := range row {
+				row[j] += vi * e.eigA[j*d+k]
 			}
 		}
 	}
@@ -230,7 +247,7 @@ func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
 	// between similar pairs (Ionosphere's second column is constant), and
 	// with W^{-½} alone its bound was 0.
 	copy(l.m, l.w)
-	if !e.eigen(l.m, true) {
+	if !e.eigen(l.m, eigAll) {
 		return nil, errEigen
 	}
 	if top := e.vals[d-1]; top > 0 {
@@ -304,7 +321,7 @@ func (l *lmnn) boundFrom(q []float64) (float64, error) {
 	// B = W^{+½} M W^{+½}, into l.g's room (recomputed before its next use).
 	mulTo(l.tmp, l.wInvHalf, l.m, d)
 	mulTo(l.g, l.tmp, l.wInvHalf, d)
-	if !e.eigen(l.g, false) {
+	if !e.eigen(l.g, eigValues) {
 		return 0, errEigen
 	}
 	tau := 1.0

@@ -138,7 +138,7 @@ func BenchmarkFormM(b *testing.B) {
 		})
 		b.Run(name+"/gradPrimal", func(b *testing.B) {
 			e.formM(m, q)
-			e.eigen(m, true)
+			e.eigen(m, eigAll)
 			g := make([]float64, e.N)
 			for b.Loop() {
 				e.gradPrimal(g)

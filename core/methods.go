@@ -128,7 +128,10 @@ func (f *fista) iterate(c *certificate) error {
 		f.theta = tn
 	}
 	f.fx = fx
-	if err := f.evalY(c); err != nil {
+	c.allVectors = newton // the Newton step's Hessian needs them all
+	err := f.evalY(c)
+	c.allVectors = false
+	if err != nil {
 		return err
 	}
 	if newton {

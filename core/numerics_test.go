@@ -18,7 +18,7 @@ func evalAt(e *evaluator, q []float64) (l float64, g []float64, p float64) {
 	m := make([]float64, e.d*e.d)
 	g = make([]float64, e.N)
 	e.formM(m, q)
-	if !e.eigen(m, true) {
+	if !e.eigen(m, eigAll) {
 		panic("eigen failed")
 	}
 	return e.dual(q), g, e.gradPrimal(g)

@@ -310,11 +310,20 @@ type evaluator struct {
 	isLive []bool
 	eigA   []float64 // d×d: M on entry to Syev, eigenvectors on exit
 	vals   []float64 // eigenvalues, ascending
-	work   []float64 // lapack work
-	z      []float64 // n_t×d projections onto the positive eigenvectors
-	vt     []float64 // d×d: the positive eigenvectors as rows
-	pm     []float64 // per pair: e_pᵀ A e_p
-	hs     []float64 // hinge scratch for the top-m sum
+	tri    *tridiag  // the partial eigensolver (eigen.go), made at first use
+	// partLo, partHi: after eigen, the eigenvectors in e.eigA are those of
+	// the eigenvalues partLo…partHi−1 (all of them after Dsyev); partNeg:
+	// they are the negative eigenvalues' (eigSmaller).
+	partLo, partHi int
+	partNeg        bool
+	// eigenFallbacks counts the positive-part solves that failed their
+	// check and went to Dsyev (tests read it).
+	eigenFallbacks int
+	work           []float64 // lapack work
+	z              []float64 // n_t×d projections onto the positive eigenvectors
+	vt             []float64 // d×d: the positive eigenvectors as rows
+	pm             []float64 // per pair: e_pᵀ A e_p
+	hs             []float64 // hinge scratch for the top-m sum
 }
 
 // newEvaluator returns an evaluator for p, on p's prepared pair index if it
@@ -440,15 +449,16 @@ func symmetrize(m []float64, d int) {
 }
 
 // eigen factorizes the symmetric d×d matrix m (upper triangle read) into
-// e.vals and, when vectors is set, e.eigA. It reports false if LAPACK did
-// not converge.
+// e.vals and, as job asks, eigenvectors in e.eigA (for eigPositive and
+// eigSmaller, the columns e.partLo…e.partHi−1, and possibly more; the others
+// are 0). It reports false if LAPACK did not converge.
 //
 // M is first scaled by a power of two (exact) so that its largest entry is
 // in [1/2, 1): gonum v0.17.0's Dsterf, which computes eigenvalues alone,
 // rescales a block whose norm is below about 1e-122 or above 4.5e153 by a
 // call that panics ("insufficient length of a"), and Syev lets M's norm
 // through unscaled between 1e-146 and 1e146.
-func (e *evaluator) eigen(m []float64, vectors bool) bool {
+func (e *evaluator) eigen(m []float64, job eigJob) bool {
 	d := e.d
 	var big float64
 	for i := 0; i < d; i++ {
@@ -459,7 +469,8 @@ func (e *evaluator) eigen(m []float64, vectors bool) bool {
 	if big == 0 {
 		// M = 0: eigenvalues 0, eigenvectors the identity.
 		clear(e.vals)
-		if vectors {
+		e.partLo, e.partHi, e.partNeg = 0, d, false
+		if job != eigValues {
 			clear(e.eigA)
 			for i := 0; i < d; i++ {
 				e.eigA[i*d+i] = 1
@@ -471,33 +482,61 @@ func (e *evaluator) eigen(m []float64, vectors bool) bool {
 		return false
 	}
 	_, exp := math.Frexp(big) // big = f·2^exp, f in [1/2, 1)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
-		}
-	}
-	ok := false
-	if !vectors {
-		// A deflated block can still be tiny next to the rest of M: then
-		// Dsterf panics all the same, and Dsteqr (the eigenvector path,
-		// whose rescaling is right) is used instead.
-		ok = e.syev(lapack.EVNone)
-		if !ok {
-			for i := 0; i < d; i++ {
-				for j := i; j < d; j++ {
-					e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
-				}
+	scaled := func() {
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
 			}
 		}
 	}
-	if !ok && !e.syev(lapack.EVCompute) {
-		return false
+	// The positive part alone (eigen.go's route) pays from d ≈ 100 on
+	// (BenchmarkEigen: slower than Dsyev on Sonar's M at d = 60, 1.4–2×
+	// faster on random matrices at d = 100 and 200); the smaller side
+	// (LMNN's projections, most eigenvalues positive) pays on every
+	// built-in dataset. Dsyev computes every vector otherwise, and when
+	// that route fails its check.
+	partial := job == eigSmaller || job == eigPositive && d >= partialMinDim
+	ok := false
+	switch {
+	case job == eigValues:
+		// A deflated block can still be tiny next to the rest of M: then
+		// Dsterf panics all the same, and Dsteqr (the eigenvector path,
+		// whose rescaling is right) is used instead.
+		scaled()
+		ok = e.syev(lapack.EVNone)
+	case partial:
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				e.eigA[j*d+i] = math.Ldexp(m[i*d+j], -exp) // the lower triangle
+			}
+		}
+		if e.tri == nil {
+			e.tri = newTridiag(d)
+		}
+		var lo, hi int
+		var neg bool
+		if lo, hi, neg, ok = e.tri.partTo(e.eigA, e.vals, e.eigA, d, job == eigSmaller); ok {
+			e.partLo, e.partHi, e.partNeg = lo, hi, neg
+		} else {
+			e.eigenFallbacks++
+		}
+	}
+	if !ok {
+		scaled()
+		if !e.syev(lapack.EVCompute) {
+			return false
+		}
+		e.partLo, e.partHi, e.partNeg = 0, d, false // every vector
 	}
 	for k, v := range e.vals {
 		e.vals[k] = math.Ldexp(v, exp)
 	}
 	return true
 }
+
+// partialMinDim is the least d at which eigen computes the positive part
+// alone (eigen.go's route) instead of every eigenvector.
+const partialMinDim = 100
 
 // syev runs LAPACK's symmetric eigensolver on e.eigA (upper triangle). It
 // reports false if it did not converge or panicked: gonum v0.17.0's Dsterf

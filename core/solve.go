@@ -159,6 +159,10 @@ type fastParts struct {
 	unscaled bool // W = I instead of the diagonal scaling
 	noNewton bool // FISTA with restarts alone, no Newton steps
 	noScale  bool // the certificate offers A(q) alone, not its best multiple
+	// eigenStats, if not nil, receives at the end how many of the partial
+	// eigendecompositions fell back to Dsyev, and how many evaluations (for
+	// a baseline, iterations) there were (tests).
+	eigenStats func(fallbacks, evals int)
 }
 
 var fastFull = fastParts{}
@@ -170,7 +174,7 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	}
 	s.defaults()
 	if isBaseline(s.Method) {
-		return solveBaseline(ctx, p, s)
+		return solveBaseline(ctx, p, s, parts)
 	}
 	if s.Method == BestCase {
 		return solveBestCase(ctx, p, s)
@@ -212,6 +216,9 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	res.Progress = c.progress(time.Since(start))
 	res.Q = c.bestQ
 	a, aerr := c.metric()
+	if parts.eigenStats != nil {
+		parts.eigenStats(c.e.eigenFallbacks, c.evals)
+	}
 	res.A = a
 	if err == nil && aerr != nil {
 		res.Status, err = Failed, aerr
@@ -380,6 +387,10 @@ type certificate struct {
 	// double, up to maxScaleSpace.
 	scalePrimal           bool
 	scaleNext, scaleSpace int
+
+	// allVectors: evalFull leaves every eigenvector of M(q) in the
+	// evaluator (a Newton step follows), not only the positive part's.
+	allVectors bool
 }
 
 // maxScaleSpace bounds the evaluations between two searches for the best
@@ -450,7 +461,11 @@ func (c *certificate) evalFull(m, q, g []float64) (l float64, pv primalValue, er
 // evalFullM is evalFull for an m that already holds M(q) (upper triangle).
 func (c *certificate) evalFullM(m, q, g []float64) (l float64, pv primalValue, err error) {
 	c.evals++
-	if !c.e.eigen(m, true) {
+	job := eigPositive
+	if c.allVectors {
+		job = eigAll
+	}
+	if !c.e.eigen(m, job) {
 		return 0, pv, errEigen
 	}
 	l, p := c.e.dual(q), c.e.gradPrimal(g)
@@ -482,7 +497,7 @@ func (c *certificate) evalDual(m, q []float64) (float64, error) {
 	}
 	c.evals++
 	c.e.formM(m, q)
-	if !c.e.eigen(m, false) {
+	if !c.e.eigen(m, eigValues) {
 		return 0, errEigen
 	}
 	l := c.e.dual(q)
@@ -518,7 +533,7 @@ func (c *certificate) metric() (*mat.SymDense, error) {
 	} else {
 		m := make([]float64, d*d)
 		c.e.formM(m, c.primalQ)
-		if !c.e.eigen(m, true) {
+		if !c.e.eigen(m, eigPositive) {
 			return mat.NewSymDense(d, nil), errEigen
 		}
 		c.e.metricTo(a)
