@@ -549,24 +549,33 @@ type lmnnSmooth struct {
 	mu, lk      float64
 	theta       float64
 	fa          float64   // F_μ at a
+	f           float64   // F at the point of the last smoothed
 	hp          []float64 // the weights h′_μ at the last gradient: dual estimates
 	iter        int
+	// The pair values e_pᵀ X e_p of a, prev and y. They are linear in the
+	// matrix, so y's (a, or a + β(a − prev)) are formed from a's and prev's
+	// in O(P) instead of O(n_t d²): one product with the data per
+	// iteration (at the trial point) instead of three.
+	pmA, pmPrev, pmY []float64
 }
 
 func newLMNNSmooth(l *lmnn) *lmnnSmooth {
 	d2 := len(l.a)
 	m := &lmnnSmooth{lmnn: l, y: append([]float64(nil), l.a...), prev: make([]float64, d2), na: make([]float64, d2),
 		mu: 1, theta: 1, hp: make([]float64, l.e.N)}
+	l.e.pairValuesAt(l.a)
 	m.fa = m.smoothed(l.a, nil)
+	m.pmA = slices.Clone(l.e.pm)
+	m.pmPrev, m.pmY = slices.Clone(m.pmA), slices.Clone(m.pmA)
 	return m
 }
 
-// smoothed returns F_μ(a); if grad is not nil it receives ∇F_μ(a) and m.hp
+// smoothed returns F_μ(a) from the pair values in e.pm, which must be a's,
+// and sets m.f to F(a); if grad is not nil it receives ∇F_μ(a) and m.hp
 // the weights h′_μ.
 func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 	e := m.e
-	e.pairValuesAt(a)
-	var h float64
+	var h, hinge float64
 	if grad != nil {
 		clear(e.w)
 	}
@@ -582,6 +591,7 @@ func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 			h += z - m.mu/2
 			hp = 1
 		}
+		hinge += max(z, 0)
 		if grad != nil {
 			m.hp[t] = hp
 			e.w[e.dis[t]] -= hp
@@ -595,11 +605,15 @@ func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 			grad[i] += m.lambda / 2 * v
 		}
 	}
-	return h + m.lambda/2*frob(m.w, a)
+	reg := m.lambda / 2 * frob(m.w, a)
+	m.f = hinge + reg
+	return h + reg
 }
 
 func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	m.iter++
+	e := m.e
+	copy(e.pm, m.pmY)
 	fy := m.smoothed(m.y, m.g)
 	if m.lk == 0 {
 		// A first curvature: ‖𝒦‖² is at least ‖G‖² / ‖the gradient's
@@ -629,6 +643,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 			lin += m.g[i] * dv
 			sq += dv * dv
 		}
+		e.pairValuesAt(m.na)
 		fn = m.smoothed(m.na, nil)
 		if fn <= fy+lin+m.lk/2*sq+1e-12*math.Abs(fy) || sq == 0 {
 			break
@@ -636,25 +651,32 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		m.lk *= 2
 	}
 	m.a, m.na = m.na, m.a
+	m.pmA, m.pmPrev = m.pmPrev, m.pmA // prev = a before the step
+	copy(m.pmA, e.pm)
+	f := m.f // F(a), from the same pair values
 	// Momentum, restarted when F_μ rose.
 	if fn > m.fa {
 		m.theta = 1
 		copy(m.y, m.a)
+		copy(m.pmY, m.pmA)
 	} else {
 		tn := (1 + math.Sqrt(1+4*m.theta*m.theta)) / 2
 		beta := (m.theta - 1) / tn
 		for i, v := range m.a {
 			m.y[i] = v + beta*(v-m.prev[i])
 		}
+		for p, v := range m.pmA {
+			m.pmY[p] = v + beta*(v-m.pmPrev[p])
+		}
 		m.theta = tn
 	}
 	m.fa = fn
-	f := m.objective()
 	if !finite(f) {
 		return errNonFinite("the LMNN objective", f)
 	}
 	c.offer(m.a, f)
 	if m.iter%10 == 1 {
+		copy(e.pm, m.pmA)
 		m.smoothed(m.a, m.g) // the weights h′_μ at a, into m.hp
 		lb, err := m.boundFrom(m.hp)
 		if err != nil {
@@ -665,9 +687,11 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		// that small, sharpen it.
 		if c.best-c.lower <= float64(m.e.N)*m.mu && m.mu > 1e-12 {
 			m.mu /= 2
+			copy(e.pm, m.pmA)
 			m.fa = m.smoothed(m.a, nil)
 			m.theta = 1
 			copy(m.y, m.a)
+			copy(m.pmY, m.pmA)
 		}
 	}
 	return nil
