@@ -316,8 +316,8 @@ type evaluator struct {
 	// they are the negative eigenvalues' (eigSmaller).
 	partLo, partHi int
 	partNeg        bool
-	// eigenFallbacks counts the positive-part solves that failed their
-	// check and went to Dsyev (tests read it).
+	// eigenFallbacks counts the partial eigendecompositions that failed
+	// their check and went to Dsyev (tests read it).
 	eigenFallbacks int
 	work           []float64 // lapack work
 	z              []float64 // n_t×d projections onto the positive eigenvectors
@@ -449,9 +449,10 @@ func symmetrize(m []float64, d int) {
 }
 
 // eigen factorizes the symmetric d×d matrix m (upper triangle read) into
-// e.vals and, as job asks, eigenvectors in e.eigA (for eigPositive and
-// eigSmaller, the columns e.partLo…e.partHi−1, and possibly more; the others
-// are 0). It reports false if LAPACK did not converge.
+// e.vals and, as job asks, eigenvectors in e.eigA: for eigPositive and
+// eigSmaller, at least the columns e.partLo…e.partHi−1 (the partial route
+// sets the others to 0; Dsyev fills them all). It reports false if LAPACK
+// did not converge.
 //
 // M is first scaled by a power of two (exact) so that its largest entry is
 // in [1/2, 1): gonum v0.17.0's Dsterf, which computes eigenvalues alone,
