@@ -158,7 +158,7 @@ func projectPSDTo(e *evaluator, a []float64) error {
 	if !neg {
 		clear(a)
 	}
-	for k := e.partLo; k < e.partHi; k++ {
+	for k := 0; k < d; k++ {
 		l := e.vals[k]
 		if neg {
 			if !(l < 0) {
@@ -549,7 +549,6 @@ type lmnnSmooth struct {
 	mu, lk      float64
 	theta       float64
 	fa          float64   // F_μ at a
-	f           float64   // F at the point of the last smoothed
 	hp          []float64 // the weights h′_μ at the last gradient: dual estimates
 	iter        int
 	// The pair values e_pᵀ X e_p of a, prev and y. They are linear in the
@@ -564,16 +563,16 @@ func newLMNNSmooth(l *lmnn) *lmnnSmooth {
 	m := &lmnnSmooth{lmnn: l, y: append([]float64(nil), l.a...), prev: make([]float64, d2), na: make([]float64, d2),
 		mu: 1, theta: 1, hp: make([]float64, l.e.N)}
 	l.e.pairValuesAt(l.a)
-	m.fa = m.smoothed(l.a, nil)
+	m.fa, _ = m.smoothed(l.a, nil)
 	m.pmA = slices.Clone(l.e.pm)
 	m.pmPrev, m.pmY = slices.Clone(m.pmA), slices.Clone(m.pmA)
 	return m
 }
 
-// smoothed returns F_μ(a) from the pair values in e.pm, which must be a's,
-// and sets m.f to F(a); if grad is not nil it receives ∇F_μ(a) and m.hp
-// the weights h′_μ.
-func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
+// smoothed returns F_μ(a) and F(a) from the pair values in e.pm, which
+// must be a's; if grad is not nil it receives ∇F_μ(a) and m.hp the weights
+// h′_μ.
+func (m *lmnnSmooth) smoothed(a, grad []float64) (fmu, f float64) {
 	e := m.e
 	var h, hinge float64
 	if grad != nil {
@@ -606,15 +605,14 @@ func (m *lmnnSmooth) smoothed(a, grad []float64) float64 {
 		}
 	}
 	reg := m.lambda / 2 * frob(m.w, a)
-	m.f = hinge + reg
-	return h + reg
+	return h + reg, hinge + reg
 }
 
 func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	m.iter++
 	e := m.e
 	copy(e.pm, m.pmY)
-	fy := m.smoothed(m.y, m.g)
+	fy, _ := m.smoothed(m.y, m.g)
 	if m.lk == 0 {
 		// A first curvature: ‖𝒦‖² is at least ‖G‖² / ‖the gradient's
 		// active part‖; 1/μ times the mean ‖K_i‖² is a safe start.
@@ -623,7 +621,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		m.lk *= 0.8
 	}
 	copy(m.prev, m.a)
-	var fn float64
+	var fn, f float64 // F_μ and F at the trial point
 	for try := 0; ; try++ {
 		if try == maxTries {
 			return errBacktrack
@@ -644,7 +642,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 			sq += dv * dv
 		}
 		e.pairValuesAt(m.na)
-		fn = m.smoothed(m.na, nil)
+		fn, f = m.smoothed(m.na, nil)
 		if fn <= fy+lin+m.lk/2*sq+1e-12*math.Abs(fy) || sq == 0 {
 			break
 		}
@@ -653,7 +651,6 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	m.a, m.na = m.na, m.a
 	m.pmA, m.pmPrev = m.pmPrev, m.pmA // prev = a before the step
 	copy(m.pmA, e.pm)
-	f := m.f // F(a), from the same pair values
 	// Momentum, restarted when F_μ rose.
 	if fn > m.fa {
 		m.theta = 1
@@ -688,7 +685,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		if c.best-c.lower <= float64(m.e.N)*m.mu && m.mu > 1e-12 {
 			m.mu /= 2
 			copy(e.pm, m.pmA)
-			m.fa = m.smoothed(m.a, nil)
+			m.fa, _ = m.smoothed(m.a, nil)
 			m.theta = 1
 			copy(m.y, m.a)
 			copy(m.pmY, m.pmA)

@@ -145,16 +145,11 @@ func (t *tridiag) partTo(vecs, vals, a []float64, d int, smaller bool) (lo, hi i
 	return lo, hi, neg, true
 }
 
-// dsterf runs gonum's Dsterf, which panics on some valid inputs (see
-// evaluator.eigen), and reports false then or if it did not converge.
-func dsterf(d int, vals, off []float64) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
+// dsterf runs gonum's Dsterf, and reports false if it panicked (see
+// lapackOK) or did not converge.
+func dsterf(d int, vals, off []float64) bool {
 	var impl gonum.Implementation
-	return impl.Dsterf(d, vals, off)
+	return lapackOK(func() bool { return impl.Dsterf(d, vals, off) })
 }
 
 // inverseIteration sets the k columns of z (d×k, row-major) to unit

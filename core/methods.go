@@ -34,7 +34,7 @@ func (f *fista) init(c *certificate, q0 []float64) error {
 	f.g, f.c = make([]float64, n), make([]float64, n)
 	f.m, f.mx, f.mPrev, f.my = make([]float64, d*d), make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
 	copy(f.y, f.x)
-	l, p, err := c.evalFull(f.my, f.y, f.g)
+	l, p, err := c.evalFull(f.my, f.y, f.g, eigPositive)
 	copy(f.mx, f.my)
 	if err != nil {
 		return err
@@ -128,10 +128,11 @@ func (f *fista) iterate(c *certificate) error {
 		f.theta = tn
 	}
 	f.fx = fx
-	c.allVectors = newton // the Newton step's Hessian needs them all
-	err := f.evalY(c)
-	c.allVectors = false
-	if err != nil {
+	job := eigPositive
+	if newton {
+		job = eigAll // the Newton step's Hessian needs them all
+	}
+	if err := f.evalY(c, job); err != nil {
 		return err
 	}
 	if newton {
@@ -141,9 +142,10 @@ func (f *fista) iterate(c *certificate) error {
 }
 
 // evalY evaluates the extrapolated point y, whose M(y) is in my: the
-// gradient for the next step, L(y), and A(y) offered as a primal point.
-func (f *fista) evalY(c *certificate) error {
-	fy, p, err := c.evalFullM(f.my, f.y, f.g)
+// gradient for the next step, L(y), and A(y) offered as a primal point (job
+// as for evalFull).
+func (f *fista) evalY(c *certificate, job eigJob) error {
+	fy, p, err := c.evalFullM(f.my, f.y, f.g, job)
 	if err != nil {
 		return err
 	}
@@ -181,7 +183,7 @@ func (f *fista) newtonStep(c *certificate) error {
 	copy(f.mx, f.m)
 	copy(f.my, f.m)
 	f.fx = fn
-	return f.evalY(c)
+	return f.evalY(c, eigPositive)
 }
 
 // initialCurvature estimates the curvature along the first projected
@@ -248,7 +250,7 @@ func (a *nesterov) init(c *certificate, q0 []float64) error {
 func (a *nesterov) iterate(c *certificate) error {
 	t := float64(a.t)
 	// Â_t = π₊(Σ z_i K_i)/λ, g_t = ∇L(z_t).
-	fz, pz, err := c.evalFull(a.m, a.z, a.g)
+	fz, pz, err := c.evalFull(a.m, a.z, a.g, eigPositive)
 	if err != nil {
 		return err
 	}
@@ -377,7 +379,7 @@ const roundingSlack = 1e-12
 func (a *projGrad) init(c *certificate, q0 []float64) error {
 	n, d := c.e.N, c.e.d
 	a.q, a.qn, a.g, a.c, a.m = q0, make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, d*d)
-	l, p, err := c.evalFull(a.m, a.q, a.g)
+	l, p, err := c.evalFull(a.m, a.q, a.g, eigPositive)
 	if err != nil {
 		return err
 	}
@@ -413,7 +415,7 @@ func (a *projGrad) iterate(c *certificate) error {
 		a.s /= 2
 	}
 	a.q, a.qn = a.qn, a.q
-	l, p, err := c.evalFull(a.m, a.q, a.g)
+	l, p, err := c.evalFull(a.m, a.q, a.g, eigPositive)
 	if err != nil {
 		return err
 	}

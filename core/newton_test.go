@@ -15,8 +15,7 @@ func newtonAt(t *testing.T, p *Problem, q []float64) (*newton, *certificate) {
 	c := newCertificate(p, nil)
 	m := make([]float64, c.e.d*c.e.d)
 	g := make([]float64, c.e.N)
-	c.allVectors = true // as the fast method sets it before a Newton step
-	if _, _, err := c.evalFull(m, q, g); err != nil {
+	if _, _, err := c.evalFull(m, q, g, eigAll); err != nil { // as before a Newton step
 		t.Fatal(err)
 	}
 	nw := newNewton(c.e)

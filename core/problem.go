@@ -311,11 +311,9 @@ type evaluator struct {
 	eigA   []float64 // d×d: M on entry to Syev, eigenvectors on exit
 	vals   []float64 // eigenvalues, ascending
 	tri    *tridiag  // the partial eigensolver (eigen.go), made at first use
-	// partLo, partHi: after eigen, the eigenvectors in e.eigA are those of
-	// the eigenvalues partLo…partHi−1 (all of them after Dsyev); partNeg:
-	// they are the negative eigenvalues' (eigSmaller).
-	partLo, partHi int
-	partNeg        bool
+	// partNeg: after eigen(eigSmaller), e.eigA holds the negative
+	// eigenvalues' vectors only (else the positive ones', or all).
+	partNeg bool
 	// eigenFallbacks counts the partial eigendecompositions that failed
 	// their check and went to Dsyev (tests read it).
 	eigenFallbacks int
@@ -449,10 +447,11 @@ func symmetrize(m []float64, d int) {
 }
 
 // eigen factorizes the symmetric d×d matrix m (upper triangle read) into
-// e.vals and, as job asks, eigenvectors in e.eigA: for eigPositive and
-// eigSmaller, at least the columns e.partLo…e.partHi−1 (the partial route
-// sets the others to 0; Dsyev fills them all). It reports false if LAPACK
-// did not converge.
+// e.vals and, as job asks, eigenvectors in e.eigA: for eigPositive at least
+// those of the positive eigenvalues, for eigSmaller those of the positive or
+// (e.partNeg) of the negative ones (the partial route sets the other
+// columns to 0; Dsyev fills them all). It reports false if LAPACK did not
+// converge.
 //
 // M is first scaled by a power of two (exact) so that its largest entry is
 // in [1/2, 1): gonum v0.17.0's Dsterf, which computes eigenvalues alone,
@@ -470,7 +469,7 @@ func (e *evaluator) eigen(m []float64, job eigJob) bool {
 	if big == 0 {
 		// M = 0: eigenvalues 0, eigenvectors the identity.
 		clear(e.vals)
-		e.partLo, e.partHi, e.partNeg = 0, d, false
+		e.partNeg = false
 		if job != eigValues {
 			clear(e.eigA)
 			for i := 0; i < d; i++ {
@@ -483,10 +482,16 @@ func (e *evaluator) eigen(m []float64, job eigJob) bool {
 		return false
 	}
 	_, exp := math.Frexp(big) // big = f·2^exp, f in [1/2, 1)
-	scaled := func() {
+	// scaled sets e.eigA's upper triangle (or, transposed, its lower) to
+	// M·2^−exp.
+	scaled := func(lower bool) {
 		for i := 0; i < d; i++ {
 			for j := i; j < d; j++ {
-				e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
+				if lower {
+					e.eigA[j*d+i] = math.Ldexp(m[i*d+j], -exp)
+				} else {
+					e.eigA[i*d+j] = math.Ldexp(m[i*d+j], -exp)
+				}
 			}
 		}
 	}
@@ -503,31 +508,26 @@ func (e *evaluator) eigen(m []float64, job eigJob) bool {
 		// A deflated block can still be tiny next to the rest of M: then
 		// Dsterf panics all the same, and Dsteqr (the eigenvector path,
 		// whose rescaling is right) is used instead.
-		scaled()
+		scaled(false)
 		ok = e.syev(lapack.EVNone)
 	case partial:
-		for i := 0; i < d; i++ {
-			for j := i; j < d; j++ {
-				e.eigA[j*d+i] = math.Ldexp(m[i*d+j], -exp) // the lower triangle
-			}
-		}
+		scaled(true) // the partial route reads the lower triangle
 		if e.tri == nil {
 			e.tri = newTridiag(d)
 		}
-		var lo, hi int
 		var neg bool
-		if lo, hi, neg, ok = e.tri.partTo(e.eigA, e.vals, e.eigA, d, job == eigSmaller); ok {
-			e.partLo, e.partHi, e.partNeg = lo, hi, neg
+		if _, _, neg, ok = e.tri.partTo(e.eigA, e.vals, e.eigA, d, job == eigSmaller); ok {
+			e.partNeg = neg
 		} else {
 			e.eigenFallbacks++
 		}
 	}
 	if !ok {
-		scaled()
+		scaled(false)
 		if !e.syev(lapack.EVCompute) {
 			return false
 		}
-		e.partLo, e.partHi, e.partNeg = 0, d, false // every vector
+		e.partNeg = false // every vector
 	}
 	for k, v := range e.vals {
 		e.vals[k] = math.Ldexp(v, exp)
@@ -540,16 +540,23 @@ func (e *evaluator) eigen(m []float64, job eigJob) bool {
 const partialMinDim = 100
 
 // syev runs LAPACK's symmetric eigensolver on e.eigA (upper triangle). It
-// reports false if it did not converge or panicked: gonum v0.17.0's Dsterf
+// reports false if it did not converge or panicked (lapackOK).
+func (e *evaluator) syev(job lapack.EVJob) bool {
+	return lapackOK(func() bool {
+		return lapack64.Syev(job, blas64.Symmetric{N: e.d, Stride: e.d, Data: e.eigA, Uplo: blas.Upper}, e.vals, e.work, len(e.work))
+	})
+}
+
+// lapackOK returns f's report, false if f panicked: gonum v0.17.0's Dsterf
 // panics on some valid inputs (see eigen), and no input of the user's may
 // crash the solver.
-func (e *evaluator) syev(job lapack.EVJob) (ok bool) {
+func lapackOK(f func() bool) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	return lapack64.Syev(job, blas64.Symmetric{N: e.d, Stride: e.d, Data: e.eigA, Uplo: blas.Upper}, e.vals, e.work, len(e.work))
+	return f()
 }
 
 // positive returns the index of the first positive eigenvalue and

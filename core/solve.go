@@ -387,10 +387,6 @@ type certificate struct {
 	// double, up to maxScaleSpace.
 	scalePrimal           bool
 	scaleNext, scaleSpace int
-
-	// allVectors: evalFull leaves every eigenvector of M(q) in the
-	// evaluator (a Newton step follows), not only the positive part's.
-	allVectors bool
 }
 
 // maxScaleSpace bounds the evaluations between two searches for the best
@@ -449,22 +445,20 @@ func (c *certificate) primalMatrix(a []float64, p float64) {
 }
 
 // evalFull sets m = M(q), g = ∇L(q) and returns L(q) and the value of the
-// primal point it offers: A(q), or its best multiple if c.scalePrimal.
-func (c *certificate) evalFull(m, q, g []float64) (l float64, pv primalValue, err error) {
+// primal point it offers: A(q), or its best multiple if c.scalePrimal. job
+// (eigPositive, or eigAll before a Newton step, whose Hessian needs every
+// eigenvector) says what M(q)'s eigendecomposition leaves in the evaluator.
+func (c *certificate) evalFull(m, q, g []float64, job eigJob) (l float64, pv primalValue, err error) {
 	if err := c.tick(); err != nil {
 		return 0, pv, err
 	}
 	c.e.formM(m, q)
-	return c.evalFullM(m, q, g)
+	return c.evalFullM(m, q, g, job)
 }
 
 // evalFullM is evalFull for an m that already holds M(q) (upper triangle).
-func (c *certificate) evalFullM(m, q, g []float64) (l float64, pv primalValue, err error) {
+func (c *certificate) evalFullM(m, q, g []float64, job eigJob) (l float64, pv primalValue, err error) {
 	c.evals++
-	job := eigPositive
-	if c.allVectors {
-		job = eigAll
-	}
 	if !c.e.eigen(m, job) {
 		return 0, pv, errEigen
 	}

@@ -508,7 +508,7 @@ func TestCollapseShown(t *testing.T) {
 func TestHeatmapNames(t *testing.T) {
 	p := open(t, "")
 	p.set("tol", "1e-3")
-	// namePixels counts the dark pixels (the names are drawn in #222; the
+	// state counts the dark pixels (the names are drawn in #222; the
 	// cells' colours are lighter) and hashes the canvas's pixels.
 	state := func() (dark int, sum float64) {
 		var out []float64
