@@ -655,13 +655,15 @@ func TestSelectNth(t *testing.T) {
 	}
 }
 
-// TestKernelsAgainstNaive checks the products every evaluation runs (both
-// versions of rowDots, and addOuterUpper through formM's rows) against
-// plain loops, for widths around their blocking of four.
+// TestKernelsAgainstNaive checks the products every evaluation runs (the
+// three versions of rowDots, and addOuterUpper through formM's rows)
+// against plain loops, for widths around their blocking of four and their
+// pairs of rows; the blocked and paired rowDots must agree to the bit (they
+// sum in the same order).
 func TestKernelsAgainstNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, d := range []int{1, 3, 4, 5, 9} {
-		for _, nt := range []int{1, 4, 7, 13} {
+	for _, d := range []int{1, 2, 3, 4, 5, 8, 9} {
+		for _, nt := range []int{1, 2, 4, 7, 13} {
 			x := make([]float64, nt*d)
 			y := make([]float64, nt*d)
 			for i := range x {
@@ -692,9 +694,13 @@ func TestKernelsAgainstNaive(t *testing.T) {
 					continue
 				}
 				w := y[:r*d]
-				z1, z2 := make([]float64, nt*r), make([]float64, nt*r)
+				z1, z2, z3 := make([]float64, nt*r), make([]float64, nt*r), make([]float64, nt*r)
 				e.rowDotsBLAS(z1, w, r)
 				e.rowDotsBlocked(z2, w, r)
+				e.rowDotsPaired(z3, w, r)
+				if !slices.Equal(z2, z3) {
+					t.Fatalf("rowDotsPaired d=%d r=%d nt=%d: %v, rowDotsBlocked %v", d, r, nt, z3, z2)
+				}
 				for k := 0; k < nt; k++ {
 					for c := 0; c < r; c++ {
 						var want float64

@@ -379,17 +379,23 @@ func (e *evaluator) formW(dst []float64) {
 			continue
 		}
 		ia, ib := e.pa[p], e.pb[p]
-		for _, k := range [2]int32{ia, ib} {
-			if !e.isLive[k] {
-				e.isLive[k] = true
-				e.live = append(e.live, k)
-			}
+		if !e.isLive[ia] {
+			e.isLive[ia] = true
+			e.live = append(e.live, ia)
 		}
+		if !e.isLive[ib] {
+			e.isLive[ib] = true
+			e.live = append(e.live, ib)
+		}
+		// The slices cut to xa's length, so that the compiler drops the
+		// bounds checks in the loop (js/wasm: 3.6 → 3.0 ms of formM on
+		// 5,000 × 50; BenchmarkFormM).
 		a, b := int(ia)*d, int(ib)*d
-		xa, xb := e.xt[a:a+d], e.xt[b:b+d]
-		ya, yb := e.y[a:a+d], e.y[b:b+d]
-		for j := range xa {
-			v := wp * (xa[j] - xb[j])
+		xa := e.xt[a : a+d]
+		xb, ya, yb := e.xt[b:b+d], e.y[a:a+d], e.y[b:b+d]
+		xb, ya, yb = xb[:len(xa)], ya[:len(xa)], yb[:len(xa)]
+		for j, v := range xa {
+			v = wp * (v - xb[j])
 			ya[j] += v
 			yb[j] -= v
 		}
@@ -402,11 +408,15 @@ func (e *evaluator) formW(dst []float64) {
 // addOuterUpper sets the upper triangle of dst (d×d, row-major) to
 // Σ_{k ∈ rows} x_k y_kᵀ, x_k and y_k the k-th rows (length d) of x and y.
 //
-// Four rows at a time, so that each pass over dst does four multiply-adds
-// per entry: one axpy per row and entry of x, the obvious loop, spent more
-// time in calls than in arithmetic, and on js/wasm, which has no assembly
-// kernels, the product took 25 ms of a 31 ms formM on 5,000 × 50 (5 ms this
-// way; natively 6.9 → 1.5 ms; BenchmarkFormM).
+// Four rows of x and y at a time, and two rows of dst: each entry of y read
+// serves eight multiply-adds, and each pass over dst four per entry. One
+// axpy per row and entry of x, the obvious loop, spent more time in calls
+// than in arithmetic: on js/wasm, which has no assembly kernels, the
+// product took 25 ms of a 31 ms formM on 5,000 × 50, 5 ms four rows at a
+// time with one row of dst, 3.7 ms with two (natively 6.9 → 1.7 → 1.2 ms;
+// BenchmarkFormM). Every entry sums its terms in the same order as the
+// one-row loop, so the result is the same to the bit
+// (TestKernelsAgainstNaive checks it against plain loops).
 func addOuterUpper(dst, x, y []float64, rows []int32, d int) {
 	clear(dst)
 	k := 0
@@ -414,14 +424,25 @@ func addOuterUpper(dst, x, y []float64, rows []int32, d int) {
 		r0, r1, r2, r3 := int(rows[k])*d, int(rows[k+1])*d, int(rows[k+2])*d, int(rows[k+3])*d
 		x0, x1, x2, x3 := x[r0:r0+d], x[r1:r1+d], x[r2:r2+d], x[r3:r3+d]
 		y0, y1, y2, y3 := y[r0:r0+d], y[r1:r1+d], y[r2:r2+d], y[r3:r3+d]
-		for i := 0; i < d; i++ {
+		i := 0
+		for ; i+2 <= d; i += 2 {
+			// Rows i and i+1 of dst: (i, i) alone, then both from column i+1.
 			a0, a1, a2, a3 := x0[i], x1[i], x2[i], x3[i]
-			row := dst[i*d+i : (i+1)*d]
-			n := len(row)
-			z0, z1, z2, z3 := y0[i:i+n], y1[i:i+n], y2[i:i+n], y3[i:i+n]
-			for j := range row {
-				row[j] += a0*z0[j] + a1*z1[j] + a2*z2[j] + a3*z3[j]
+			b0, b1, b2, b3 := x0[i+1], x1[i+1], x2[i+1], x3[i+1]
+			dst[i*d+i] += a0*y0[i] + a1*y1[i] + a2*y2[i] + a3*y3[i]
+			ra := dst[i*d+i+1 : (i+1)*d]
+			n := len(ra)
+			rb := dst[(i+1)*d+i+1 : (i+2)*d]
+			rb = rb[:n]
+			z0, z1, z2, z3 := y0[i+1:i+1+n], y1[i+1:i+1+n], y2[i+1:i+1+n], y3[i+1:i+1+n]
+			for j := range ra {
+				v0, v1, v2, v3 := z0[j], z1[j], z2[j], z3[j]
+				ra[j] += a0*v0 + a1*v1 + a2*v2 + a3*v3
+				rb[j] += b0*v0 + b1*v1 + b2*v2 + b3*v3
 			}
+		}
+		if i < d { // d odd: the last row, one entry
+			dst[i*d+i] += x0[i]*y0[i] + x1[i]*y1[i] + x2[i]*y2[i] + x3[i]*y3[i]
 		}
 	}
 	for ; k < len(rows); k++ {
@@ -838,12 +859,20 @@ func (e *evaluator) margin(t int) float64 { return e.pm[e.dis[t]] - e.pm[e.sim[t
 // on 5,000 × 50: 31 → 9 ms with the selection in topSum; BenchmarkFormM),
 // and natively it is faster for d = 20 and 50; for long rows (d = 200)
 // gonum's assembly dot product is faster natively (23 ms against 30).
+//
+// On js/wasm two rows of X_t go together (rowDotsPaired): each w_c entry
+// read serves two dot products, 3.3 → 2.4 ms at r = 10 and 7.6 → 6.0 ms at
+// r = 30 on 5,000 × 50 under Node; natively that was no faster (0.63 ms
+// both at r = 10, 3.0 → 3.3 ms at r = 50), so it is not used there.
 func (e *evaluator) rowDots(z, w []float64, r int) {
-	if runtime.GOARCH != "wasm" && e.d >= 128 {
+	switch {
+	case runtime.GOARCH == "wasm":
+		e.rowDotsPaired(z, w, r)
+	case e.d >= 128:
 		e.rowDotsBLAS(z, w, r)
-		return
+	default:
+		e.rowDotsBlocked(z, w, r)
 	}
-	e.rowDotsBlocked(z, w, r)
 }
 
 // rowDotsBLAS is rowDots by one gonum dot product per entry.
@@ -877,6 +906,62 @@ func (e *evaluator) rowDotsBlocked(z, w []float64, r int) {
 			zk[c], zk[c+1], zk[c+2], zk[c+3] = s0, s1, s2, s3
 		}
 		for ; c < r; c++ {
+			wc := w[c*d : (c+1)*d]
+			wc = wc[:len(xk)]
+			var s float64
+			for j, v := range xk {
+				s += v * wc[j]
+			}
+			zk[c] = s
+		}
+	}
+}
+
+// rowDotsPaired is rowDots two rows × four columns at a time (each entry
+// sums its terms in rowDotsBlocked's order: the same results).
+func (e *evaluator) rowDotsPaired(z, w []float64, r int) {
+	d := e.d
+	k := 0
+	for ; k+2 <= e.nt; k += 2 {
+		xk := e.xt[k*d : (k+1)*d]
+		xl := e.xt[(k+1)*d : (k+2)*d]
+		xl = xl[:len(xk)]
+		zk, zl := z[k*r:(k+1)*r], z[(k+1)*r:(k+2)*r]
+		c := 0
+		for ; c+4 <= r; c += 4 {
+			w0, w1, w2, w3 := w[c*d:(c+1)*d], w[(c+1)*d:(c+2)*d], w[(c+2)*d:(c+3)*d], w[(c+3)*d:(c+4)*d]
+			w0, w1, w2, w3 = w0[:len(xk)], w1[:len(xk)], w2[:len(xk)], w3[:len(xk)]
+			var s0, s1, s2, s3, t0, t1, t2, t3 float64
+			for j, v := range xk {
+				u := xl[j]
+				a0, a1, a2, a3 := w0[j], w1[j], w2[j], w3[j]
+				s0 += v * a0
+				s1 += v * a1
+				s2 += v * a2
+				s3 += v * a3
+				t0 += u * a0
+				t1 += u * a1
+				t2 += u * a2
+				t3 += u * a3
+			}
+			zk[c], zk[c+1], zk[c+2], zk[c+3] = s0, s1, s2, s3
+			zl[c], zl[c+1], zl[c+2], zl[c+3] = t0, t1, t2, t3
+		}
+		for ; c < r; c++ {
+			wc := w[c*d : (c+1)*d]
+			wc = wc[:len(xk)]
+			var s, t float64
+			for j, v := range xk {
+				s += v * wc[j]
+				t += xl[j] * wc[j]
+			}
+			zk[c], zl[c] = s, t
+		}
+	}
+	if k < e.nt { // an odd row left
+		xk := e.xt[k*d : (k+1)*d]
+		zk := z[k*r : (k+1)*r]
+		for c := 0; c < r; c++ {
 			wc := w[c*d : (c+1)*d]
 			wc = wc[:len(xk)]
 			var s float64
