@@ -113,6 +113,13 @@ type Settings struct {
 	// run (a Web Worker's MessageChannel) sets it. The driver checks the
 	// context right after.
 	Yield func()
+
+	// Start, if not nil, is LMNN's starting metric (d×d, symmetric; it is
+	// projected onto the PSD cone): LMNN's solution at another λ, which
+	// Result.A returns, is a warm start. Default: the multiple s·I of the
+	// Euclidean metric with the lowest objective (lmnn.scaledIdentity).
+	// Other methods ignore it.
+	Start mat.Symmetric
 }
 
 // Progress is the state after one iteration.
