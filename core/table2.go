@@ -268,9 +268,10 @@ func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOpti
 }
 
 // score solves sp's problem with method at λ (warm, if not nil, is the
-// start and receives the solution's q, for LMNN its metric A (d×d); the best case starts from RML's q at
-// λ on sp instead, when RML has been solved there) and returns the k-NN
-// error on the evaluation rows, with the result.
+// start and receives the solution's q, for LMNN its metric A, d×d; the best
+// case starts from RML's q at λ on sp instead, when RML has been solved
+// there) and returns the k-NN error on the evaluation rows, with the
+// result.
 func (sp *split) score(ctx context.Context, method Method, lambda float64, o CompareOptions, warm *[]float64) (float64, *Result, error) {
 	k := min(o.K, len(sp.yTrain))
 	if method == Euclid {

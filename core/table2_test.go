@@ -4,15 +4,18 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The protocol on Iris, two repetitions: one row per method; every λ from
 // the grid where the method has one, none where it has not; RML_gd uses
 // RML's λ (it solves the same problem); errors are shares of the 24
-// held-out rows; and the report does not depend on the number of workers.
+// held-out rows; and the report does not depend on the number of workers
+// (LMNN's warm starts along the λ path and from the folds' mean included).
 func TestCompareIris(t *testing.T) {
 	_, ds := loadStd(t, "iris.csv")
-	o := CompareOptions{Reps: 2, Seed: 5, Methods: []Method{Fast, Gradient, Xing, Euclid}}
+	o := CompareOptions{Reps: 2, Seed: 5, Methods: []Method{Fast, Gradient, Xing, Euclid, LMNN}}
 	one := o
 	one.Workers = 1
 	a, err := Compare(context.Background(), []string{"iris"}, []*Dataset{ds}, one)
@@ -25,7 +28,7 @@ func TestCompareIris(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Rows) != 4 {
+	if len(a.Rows) != 5 {
 		t.Fatalf("%d rows", len(a.Rows))
 	}
 	for i := range a.Rows {
@@ -39,9 +42,9 @@ func TestCompareIris(t *testing.T) {
 			}
 			l := ra.Lambdas[r]
 			switch ra.Method {
-			case Fast:
+			case Fast, LMNN:
 				if !inGrid(l) {
-					t.Errorf("RML's λ %v is not from the grid", l)
+					t.Errorf("%v's λ %v is not from the grid", ra.Method, l)
 				}
 			case Gradient:
 				if l != a.Rows[0].Lambdas[r] {
@@ -63,4 +66,28 @@ func inGrid(l float64) bool {
 		}
 	}
 	return false
+}
+
+// LMNN's final fit starts from its own metric at λ where the final split was
+// solved there (λ tuned on the test part), else from the folds' mean metric
+// at λ, else from the default (nil).
+func TestLMNNStartMean(t *testing.T) {
+	sym := func(v ...float64) *mat.SymDense { return mat.NewSymDense(2, v) }
+	f1 := &split{lmnnA: map[float64]*mat.SymDense{1: sym(1, 0, 0, 3), 2: sym(9, 9, 9, 9)}}
+	f2 := &split{lmnnA: map[float64]*mat.SymDense{1: sym(3, 2, 2, 1)}}
+	final := &split{}
+	got := lmnnStart(final, []*split{f1, f2}, 1)
+	if got == nil || !reflect.DeepEqual(*got, []float64{2, 1, 1, 2}) {
+		t.Errorf("the folds' mean at λ = 1: %v, want [2 1 1 2]", got)
+	}
+	if got := lmnnStart(final, []*split{f1, f2}, 2); got != nil {
+		t.Errorf("λ = 2, solved on one fold of two: %v, want nil", *got)
+	}
+	if got := lmnnStart(final, nil, 1); got != nil {
+		t.Errorf("no folds: %v, want nil", *got)
+	}
+	final.lmnnA = map[float64]*mat.SymDense{1: sym(5, 0, 0, 5)}
+	if got := lmnnStart(final, []*split{f1, f2}, 1); got == nil || !reflect.DeepEqual(*got, []float64{5, 0, 0, 5}) {
+		t.Errorf("the final split's own metric: %v, want [5 0 0 5]", got)
+	}
 }
