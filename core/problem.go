@@ -905,15 +905,22 @@ func (e *evaluator) rowDotsBlocked(z, w []float64, r int) {
 			}
 			zk[c], zk[c+1], zk[c+2], zk[c+3] = s0, s1, s2, s3
 		}
-		for ; c < r; c++ {
-			wc := w[c*d : (c+1)*d]
-			wc = wc[:len(xk)]
-			var s float64
-			for j, v := range xk {
-				s += v * wc[j]
-			}
-			zk[c] = s
+		dotsFrom(zk, xk, w, c)
+	}
+}
+
+// dotsFrom sets zk[c] = xk · w_c for the columns c from c0 on (w's rows,
+// len(xk) each), one at a time.
+func dotsFrom(zk, xk, w []float64, c0 int) {
+	d := len(xk)
+	for c := c0; c < len(zk); c++ {
+		wc := w[c*d : (c+1)*d]
+		wc = wc[:len(xk)]
+		var s float64
+		for j, v := range xk {
+			s += v * wc[j]
 		}
+		zk[c] = s
 	}
 }
 
@@ -959,16 +966,6 @@ func (e *evaluator) rowDotsPaired(z, w []float64, r int) {
 		}
 	}
 	if k < e.nt { // an odd row left
-		xk := e.xt[k*d : (k+1)*d]
-		zk := z[k*r : (k+1)*r]
-		for c := 0; c < r; c++ {
-			wc := w[c*d : (c+1)*d]
-			wc = wc[:len(xk)]
-			var s float64
-			for j, v := range xk {
-				s += v * wc[j]
-			}
-			zk[c] = s
-		}
+		dotsFrom(z[k*r:(k+1)*r], e.xt[k*d:(k+1)*d], w, 0)
 	}
 }
