@@ -422,7 +422,9 @@ func (l *lmnn) scaledIdentity() float64 {
 			return 1 / pos[k]
 		}
 	}
-	return 1 / pos[0] // not reached: F' ends at c − Σ_{m_i ≤ 0} m_i > 0
+	// F' ends at c − Σ_{m_i ≤ 0} m_i ≥ 0; below 0 only by rounding, when the
+	// last kink is the minimum.
+	return 1 / pos[0]
 }
 
 // objective returns F(l.a), leaving the margins' pair values in e.pm.
