@@ -132,7 +132,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 				elem.Caption(vecty.Text("Pinned runs on the same data: one column each.")),
 				elem.TableBody(body...))),
 		overlayChart(p.Pinned),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's curve is its certified duality gap; LMNN's is its certified gap too, Xing's and the best case's are their own stopping measures. A collapsed metric (A = 0) has no learned error.")),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's curve is its certified duality gap; LMNN's and Xing's are certified gaps too (Xing's by Frank–Wolfe's bound), the best case's is its own stopping measure. A collapsed metric (A = 0) has no learned error.")),
 	)
 }
 

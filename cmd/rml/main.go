@@ -410,8 +410,8 @@ func (out *trainOutput) print(w io.Writer, file string, classes int) {
 	if out.Certified {
 		fmt.Fprintf(w, "gap          Δ = %.3g, relative %.3g (P = %.10g, L = %.10g)\n", out.Gap, out.RelGap, out.Primal, out.Dual)
 	} else {
-		// Xing, Euclid and the best case certify nothing: their stopping
-		// measure (docs/math.md) and their own objective.
+		// Euclid and the best case certify nothing: their stopping measure
+		// (docs/math.md) and their own objective.
 		fmt.Fprintf(w, "stop test    %.3g, no certificate (objective %.10g)\n", out.RelGap, out.Primal)
 	}
 	if robust {

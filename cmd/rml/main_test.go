@@ -314,7 +314,7 @@ func TestTrainTextPerMethod(t *testing.T) {
 	}{
 		{"fast", []string{"η = 0.8, λ = 1", "gap          Δ =", "Σq/m"}, []string{"no certificate"}},
 		{"lmnn", []string{"lmnn, λ = 1", "gap          Δ ="}, []string{"η =", "Σq/m", "no certificate"}},
-		{"xing", []string{"method       xing\n", "no certificate"}, []string{"λ =", "Σq/m", "gap "}},
+		{"xing", []string{"method       xing\n", "gap          Δ ="}, []string{"λ =", "Σq/m", "no certificate"}},
 		{"bestcase", []string{"η = 0.8, λ = 1", "no certificate"}, []string{"Σq/m", "gap "}},
 	} {
 		_, out, errs := runCLI("train", "--data", iris, "--method", c.method)
