@@ -305,3 +305,45 @@ func BenchmarkLabelTriplets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLMNNStart reports LMNN's best F after its 500 iterations (Table
+// 2's cap) on whole datasets (label triplets, 3 × 3), by start: I (as LMNN
+// usually starts), s·I (the default: the multiple of I with the lowest F)
+// and the λ path (every λ of the grid from 100 down to this one, 500
+// iterations each, each started from the previous λ's metric, as rml table2
+// does). Lower is better; the runs are deterministic, so one is enough:
+//
+//	cd core && go test -run '^$' -bench LMNNStart -benchtime=1x
+func BenchmarkLMNNStart(b *testing.B) {
+	for _, name := range []string{"sonar", "ionosphere", "wine"} {
+		for _, lambda := range []float64{16, 1} {
+			p := labelProblem(b, name+".csv", 0.8, lambda)
+			_, d := p.X.Dims()
+			b.Run(fmt.Sprintf("%s/lambda=%g", name, lambda), func(b *testing.B) {
+				var fI, fS, fPath float64
+				for b.Loop() {
+					solve := func(q *Problem, start mat.Symmetric) *Result {
+						res, err := Solve(context.Background(), q, Settings{Method: LMNN, Tol: 1e-3, MaxIter: 500, Start: start})
+						if err != nil {
+							b.Fatal(err)
+						}
+						return res
+					}
+					fI = solve(p, eye(d)).Primal
+					fS = solve(p, nil).Primal
+					var start mat.Symmetric
+					for _, l := range []float64{100, 64, 32, 16, 8, 4, 2, 1} {
+						if l < lambda {
+							break
+						}
+						res := solve(&Problem{X: p.X, Triplets: p.Triplets, Eta: p.Eta, Lambda: l}, start)
+						start, fPath = res.A, res.Primal
+					}
+				}
+				b.ReportMetric(fI, "F-from-I")
+				b.ReportMetric(fS, "F-from-sI")
+				b.ReportMetric(fPath, "F-path")
+			})
+		}
+	}
+}
