@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -114,12 +115,17 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	// Taking it: the new worker takes over and the page reloads onto it.
 	p.eval(`window.__before = true; document.querySelector('[data-testid="update"] button').click(); true`, new(bool))
 	reloaded := false
-	for t0 := time.Now(); !reloaded && time.Since(t0) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
-		// The page navigates meanwhile: an evaluation may fail, and is tried again.
-		_ = chromedp.Run(p.ctx, chromedp.Evaluate(`window.__before === undefined && document.readyState === 'complete'`, &reloaded))
+	for t0 := time.Now(); !reloaded && time.Since(t0) < 60*time.Second; time.Sleep(50 * time.Millisecond) {
+		// The page navigates meanwhile: an evaluation may fail or wait for
+		// the new document, and is tried again, each attempt cut at 2 s so
+		// that one cannot hold the loop (one CI run failed at 30 s here,
+		// on a busy machine; locally the reload takes under a second).
+		ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+		_ = chromedp.Run(ctx, chromedp.Evaluate(`window.__before === undefined && document.readyState === 'complete'`, &reloaded))
+		cancel()
 	}
 	if !reloaded {
-		t.Fatal("the page did not reload onto the new build within 30 s of taking it")
+		t.Fatal("the page did not reload onto the new build within 60 s of taking it")
 	}
 	p.waitTrainEnabled()
 	var now string
