@@ -149,16 +149,7 @@ func projectPSDTo(e *evaluator, a []float64) error {
 		} else if !(l > 0) {
 			continue
 		}
-		for i := 0; i < d; i++ {
-			vi := l * e.eigA[i*d+k]
-			if vi == 0 {
-				continue
-			}
-			row := a[i*d : (i+1)*d]
-			for j := range row {
-				row[j] += vi * e.eigA[j*d+k]
-			}
-		}
+		addOuterCol(a, e.eigA, d, k, l)
 	}
 	return nil
 }
@@ -242,12 +233,7 @@ func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
 				}
 				continue
 			}
-			f := 1 / math.Sqrt(e.vals[k])
-			for i := 0; i < d; i++ {
-				for j := 0; j < d; j++ {
-					l.wInvHalf[i*d+j] += f * e.eigA[i*d+k] * e.eigA[j*d+k]
-				}
-			}
+			addOuterCol(l.wInvHalf, e.eigA, d, k, 1/math.Sqrt(e.vals[k]))
 		}
 	}
 	return l, nil
@@ -517,7 +503,7 @@ type xing struct {
 	must     []float64 // d×d: B, so that f(A) = ⟨B, A⟩
 	isCannot []bool    // per pair
 	eig      *evaluator
-	gx, gy   float64 // g at x and at y
+	gx       float64 // g at x
 	lk       float64
 	theta    float64
 	iter     int
@@ -574,7 +560,6 @@ func newXing(e *evaluator) (*xing, error) {
 	copy(x.prev, x.x)
 	copy(x.y, x.x)
 	x.gx = x.objective(x.x)
-	x.gy = x.gx
 	x.theta = 1
 	return x, nil
 }
@@ -677,7 +662,7 @@ func (x *xing) projectTo(xx []float64) error {
 	if !ev.syev(lapack.EVCompute) {
 		return errEigen
 	}
-	mu := slices.Clone(ev.vals) // ascending
+	mu := ev.vals // ascending; read only
 	var sum float64
 	theta := 0.0
 	for k := r - 1; k >= 0; k-- {
@@ -690,19 +675,8 @@ func (x *xing) projectTo(xx []float64) error {
 	}
 	clear(xx)
 	for k := 0; k < r; k++ {
-		l := mu[k] - theta
-		if l <= 0 {
-			continue
-		}
-		for i := 0; i < r; i++ {
-			vi := l * ev.eigA[i*r+k]
-			if vi == 0 {
-				continue
-			}
-			row := xx[i*r : (i+1)*r]
-			for j := range row {
-				row[j] += vi * ev.eigA[j*r+k]
-			}
+		if l := mu[k] - theta; l > 0 {
+			addOuterCol(xx, ev.eigA, r, k, l)
 		}
 	}
 	return nil
@@ -724,7 +698,7 @@ func (x *xing) bound() float64 {
 func (x *xing) iterate(c *primal, tk *ticker) error {
 	x.iter++
 	// The gradient at y (its pair values: from its objective).
-	x.gy = x.objective(x.y)
+	gy := x.objective(x.y)
 	x.gradientTo(x.g)
 	if x.lk == 0 {
 		x.lk = 1
@@ -755,7 +729,7 @@ func (x *xing) iterate(c *primal, tk *ticker) error {
 			sq += dv * dv
 		}
 		gn = x.objective(x.nx)
-		if gn >= x.gy+lin-x.lk/2*sq-1e-12*math.Abs(x.gy) || sq == 0 {
+		if gn >= gy+lin-x.lk/2*sq-1e-12*math.Abs(gy) || sq == 0 {
 			break
 		}
 		x.lk *= 2

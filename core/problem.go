@@ -805,16 +805,21 @@ func (e *evaluator) metricTo(dst []float64) {
 	clear(dst)
 	first, _ := e.positive()
 	for k := first; k < d; k++ {
-		s := e.vals[k] / e.lambda
-		for i := 0; i < d; i++ {
-			vi := s * e.eigA[i*d+k]
-			if vi == 0 {
-				continue
-			}
-			row := dst[i*d : (i+1)*d]
-			for j := 0; j < d; j++ {
-				row[j] += vi * e.eigA[j*d+k]
-			}
+		addOuterCol(dst, e.eigA, d, k, e.vals[k]/e.lambda)
+	}
+}
+
+// addOuterCol adds l·v_k v_kᵀ to dst (n×n, row-major), v_k the k-th column
+// of v (n×n, row-major): one eigenpair's term of a spectral sum.
+func addOuterCol(dst, v []float64, n, k int, l float64) {
+	for i := 0; i < n; i++ {
+		vi := l * v[i*n+k]
+		if vi == 0 {
+			continue
+		}
+		row := dst[i*n : (i+1)*n]
+		for j := range row {
+			row[j] += vi * v[j*n+k]
 		}
 	}
 }
