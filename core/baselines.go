@@ -740,11 +740,8 @@ func (x *xing) iterate(c *primal, tk *ticker) error {
 		x.theta = 1
 		copy(x.y, x.x)
 	} else {
-		tn := (1 + math.Sqrt(1+4*x.theta*x.theta)) / 2
-		beta := (x.theta - 1) / tn
-		for i, v := range x.x {
-			x.y[i] = v + beta*(v-x.prev[i])
-		}
+		tn, beta := momentum(x.theta, 1)
+		extrapolateTo(x.y, x.x, x.prev, beta)
 		x.theta = tn
 	}
 	x.gx = gn
@@ -888,14 +885,9 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		copy(m.y, m.a)
 		copy(m.pmY, m.pmA)
 	} else {
-		tn := (1 + math.Sqrt(1+4*m.theta*m.theta)) / 2
-		beta := (m.theta - 1) / tn
-		for i, v := range m.a {
-			m.y[i] = v + beta*(v-m.prev[i])
-		}
-		for p, v := range m.pmA {
-			m.pmY[p] = v + beta*(v-m.pmPrev[p])
-		}
+		tn, beta := momentum(m.theta, 1)
+		extrapolateTo(m.y, m.a, m.prev, beta)
+		extrapolateTo(m.pmY, m.pmA, m.pmPrev, beta)
 		m.theta = tn
 	}
 	m.fa = fn

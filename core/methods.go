@@ -116,15 +116,10 @@ func (f *fista) iterate(c *certificate) error {
 		// θ⁺ = (1 + √(1 + 4 (L_k/L_{k−1}) θ²))/2, the largest θ⁺ with
 		// θ⁺(θ⁺ − 1)/L_k ≤ θ²/L_{k−1} (L the accepted constants), and
 		// y = x + (θ − 1)/θ⁺ (x − x_prev).
-		tn := (1 + math.Sqrt(1+4*(f.lk/lPrev)*f.theta*f.theta)) / 2
-		beta := (f.theta - 1) / tn
-		for i, xi := range f.x {
-			f.y[i] = xi + beta*(xi-f.xPrev[i])
-		}
+		tn, beta := momentum(f.theta, f.lk/lPrev)
+		extrapolateTo(f.y, f.x, f.xPrev, beta)
 		// M is linear in q: M(y) = M(x) + β (M(x) − M(x_prev)).
-		for i, v := range f.mx {
-			f.my[i] = v + beta*(v-f.mPrev[i])
-		}
+		extrapolateTo(f.my, f.mx, f.mPrev, beta)
 		f.theta = tn
 	}
 	f.fx = fx
@@ -139,6 +134,21 @@ func (f *fista) iterate(c *certificate) error {
 		return f.newtonStep(c)
 	}
 	return nil
+}
+
+// momentum returns FISTA's next θ⁺ = (1 + √(1 + 4 r θ²))/2 and the step
+// β = (θ − 1)/θ⁺ of y = x + β (x − x_prev); r is the ratio of the accepted
+// curvatures L_k/L_{k−1} where they change (fista), else 1.
+func momentum(theta, r float64) (tn, beta float64) {
+	tn = (1 + math.Sqrt(1+4*r*theta*theta)) / 2
+	return tn, (theta - 1) / tn
+}
+
+// extrapolateTo sets y = x + β (x − prev).
+func extrapolateTo(y, x, prev []float64, beta float64) {
+	for i, v := range x {
+		y[i] = v + beta*(v-prev[i])
+	}
 }
 
 // evalY evaluates the extrapolated point y, whose M(y) is in my: the
