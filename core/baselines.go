@@ -154,6 +154,17 @@ func projectPSDTo(e *evaluator, a []float64) error {
 	return nil
 }
 
+// stepTerms returns a backtracking test's terms for the step from y to x
+// with gradient g: ⟨g, x − y⟩ and ‖x − y‖².
+func stepTerms(x, y, g []float64) (lin, sq float64) {
+	for i, v := range x {
+		dv := v - y[i]
+		lin += g[i] * dv
+		sq += dv * dv
+	}
+	return lin, sq
+}
+
 // frob returns ⟨a, b⟩_F.
 func frob(a, b []float64) float64 {
 	var s float64
@@ -722,12 +733,7 @@ func (x *xing) iterate(c *primal, tk *ticker) error {
 		if err := x.projectTo(x.nx); err != nil {
 			return err
 		}
-		var lin, sq float64
-		for i, v := range x.nx {
-			dv := v - x.y[i]
-			lin += x.g[i] * dv
-			sq += dv * dv
-		}
+		lin, sq := stepTerms(x.nx, x.y, x.g)
 		gn = x.objective(x.nx)
 		if gn >= gy+lin-x.lk/2*sq-1e-12*math.Abs(gy) || sq == 0 {
 			break
@@ -863,12 +869,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		if err := projectPSDTo(m.e, m.na); err != nil {
 			return err
 		}
-		var lin, sq float64
-		for i, v := range m.na {
-			dv := v - m.y[i]
-			lin += m.g[i] * dv
-			sq += dv * dv
-		}
+		lin, sq := stepTerms(m.na, m.y, m.g)
 		e.pairValuesAt(m.na)
 		fn, f = m.smoothed(m.na, nil)
 		if fn <= fy+lin+m.lk/2*sq+1e-12*math.Abs(fy) || sq == 0 {
