@@ -84,19 +84,6 @@ func (p *page) busy() float64 {
 	return 0
 }
 
-// TestFigures measures what the README quotes for the page (timings are
-// reported, not asserted: a loaded machine would fail them, and TestStop
-// asserts the mechanism), and writes them to e2e/out/figures.txt:
-//   - ready: navigation to the built-in dataset loaded and Train enabled;
-//   - Iris: Train to converged at the default tolerance (1e-6);
-//   - Sonar: Train to a relative gap of 1e-3;
-//   - Stop: Sonar to 1e-9, the click to "stopped", frames drawn and
-//     main-thread tasks over 50 ms while it trains;
-//   - Compare and the η sweep on the noise lesson (Wine), the sweep also
-//     on one worker, each sweep twice.
-//
-// Run it alone on an idle machine for figures worth quoting:
-// go test ./e2e -run TestFigures -v.
 // median returns the median of v (the mean of the middle two for an even
 // count).
 func median(v []float64) float64 {
@@ -108,6 +95,20 @@ func median(v []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// TestFigures measures what the README quotes for the page (timings are
+// reported, not asserted: a loaded machine would fail them, and TestStop
+// asserts the mechanism), and writes them to e2e/out/figures.txt:
+//   - ready: navigation to the built-in dataset loaded and Train enabled;
+//   - Iris: Train to converged at the default tolerance (1e-6);
+//   - Sonar: Train to a relative gap of 1e-3;
+//   - Stop: Sonar to 1e-9, the click to "stopped", frames drawn and
+//     main-thread tasks over 50 ms while it trains;
+//   - Compare and the η sweep on the noise lesson (Wine), the sweep also
+//     on one worker: a first sweep in each page, then sweepRepeats more,
+//     the pages taking turns, reported with their medians.
+//
+// Run it alone on an idle machine for figures worth quoting:
+// go test ./e2e -run TestFigures -v.
 func TestFigures(t *testing.T) {
 	// A cold start: no cached responses, no cached compiled wasm.
 	p := open(t, "", network.ClearBrowserCache())
