@@ -76,7 +76,7 @@ fuzz() {
 node() {
   local exec_js
   exec_js="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/session ./ui/store ./ui/draw &&
+  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./ui/store ./ui/draw &&
     GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
       -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData|TestSelectNth|TestKernelsAgainstNaive|TestXingOptimum|TestLMNNStart$|TestLMNNScaledIdentity|TestNoAllocationsPerIteration' ./core
 }
