@@ -417,6 +417,32 @@ func TestWorkerRestart(t *testing.T) {
 	}
 }
 
+// A slider shows its value from its first frame: Vecty sets a new input's
+// value before its min and step, so a range input made at η = 0.9 was
+// fitted to the default range (0 to 100 in steps of 1) and showed its
+// minimum until a later redraw changed its props (rangeInput.Mount sets it
+// again). Each range input's value is read in the same task it was added
+// to the page in (a MutationObserver's callback, at that task's microtask
+// checkpoint, after the render and its Mount).
+func TestSliderFirstFrame(t *testing.T) {
+	p := newTab(t)
+	p.run(beforeLoad(`window.__firstValues = {};
+		new MutationObserver((records) => {
+			for (const r of records) for (const n of r.addedNodes) {
+				if (n.nodeType !== 1) continue;
+				for (const e of [n, ...n.querySelectorAll('input[type=range]')])
+					if (e.matches('input[type=range]') && !(e.dataset.testid in window.__firstValues)) window.__firstValues[e.dataset.testid] = e.value;
+			}
+		}).observe(document, {childList: true, subtree: true});`))
+	p.navigate(baseURL + "#data=Wine&flip=0.1&eta=0.9")
+	p.waitTrainEnabled()
+	var first map[string]string
+	p.eval(`window.__firstValues`, &first)
+	if first["eta"] != "0.9" || first["flip"] != "0.1" {
+		t.Errorf("the sliders' first values: %v; want eta 0.9 and flip 0.1, as the link says", first)
+	}
+}
+
 // A shared link rebuilds the same run: the settings come from the address,
 // and two pages opened on it end with the same numbers.
 func TestSharedLink(t *testing.T) {
