@@ -3,6 +3,8 @@
 package ui
 
 import (
+	"syscall/js"
+
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -17,8 +19,8 @@ import (
 // real render or reply runs). Nothing here reaches the page or the store:
 // the builders return trees that are never rendered, on instances of their
 // own, and the heat map's painting, which draws on the page's canvas, is
-// left out. Each piece runs in a task of its own; one that panics on the
-// made-up data costs nothing but its warming.
+// left out. Each piece runs in a task of its own; one that panics costs
+// nothing but its warming, and says so in the console.
 func (g *glue) warm() {
 	r, ds := sampleRun()
 	noop := func(store.Action) {}
@@ -59,12 +61,30 @@ func (g *glue) warm() {
 			return
 		}
 		func() {
-			defer func() { _ = recover() }()
+			// A step that panics is a bug in a panel's code that the real
+			// render would meet too: it costs only its warming here, and is
+			// said in the console, where the e2e tests fail on it.
+			defer func() {
+				if e := recover(); e != nil {
+					js.Global().Get("console").Call("error", "rml: warming step "+itoa(i)+" panicked: "+panicText(e))
+				}
+			}()
 			steps[i]()
 		}()
 		later(func() { step(i + 1) })
 	}
 	step(0)
+}
+
+// panicText says what a recovered panic was.
+func panicText(e any) string {
+	switch v := e.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return "a value that is neither an error nor a string"
 }
 
 // sampleRun is a made-up result on a made-up dataset: six rows, two
