@@ -64,18 +64,24 @@
 
   window.rmlDownload = (name, type, text) => save(name, new Blob([text], { type }));
   window.rmlDownloadSVG = (name, selectors) => save(name, new Blob([svgOf(selectors)], { type: 'image/svg+xml' }));
-  // A canvas as PNG, scaled up by a whole factor (no smoothing) to at
-  // least 256 pixels wide: the heat map's canvas has one pixel per entry.
-  window.rmlDownloadPNG = (name, selector) => {
-    const c = document.querySelector(selector);
-    if (!c || !c.width) return;
-    const k = Math.max(1, Math.ceil(256 / c.width));
-    const big = document.createElement('canvas');
-    big.width = c.width * k;
-    big.height = c.height * k;
-    const g = big.getContext('2d');
+  // The canvases inside an element as one PNG, each drawn where the page
+  // shows it (without smoothing: the heat map's cells canvas has one pixel
+  // per entry), at the pixel size of the widest of them, scaled up by a
+  // whole factor to at least 256 pixels wide.
+  window.rmlDownloadLayers = (name, selector) => {
+    const v = document.querySelector(selector);
+    const cs = v ? [...v.querySelectorAll('canvas')] : [];
+    if (!cs.length || !v.clientWidth) return;
+    const w = Math.max(...cs.map((c) => c.width));
+    const k = Math.max(1, Math.ceil(256 / w));
+    const s = (w * k) / v.clientWidth;
+    const out = document.createElement('canvas');
+    out.width = w * k;
+    out.height = Math.round(v.clientHeight * s);
+    const g = out.getContext('2d');
     g.imageSmoothingEnabled = false;
-    g.drawImage(c, 0, 0, big.width, big.height);
-    big.toBlob((b) => save(name, b), 'image/png');
+    for (const c of cs) g.drawImage(c, c.offsetLeft * s, c.offsetTop * s, c.offsetWidth * s, c.offsetHeight * s);
+    out.toBlob((b) => save(name, b), 'image/png');
   };
+
 })();

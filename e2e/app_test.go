@@ -535,12 +535,15 @@ func TestHeatmapNames(t *testing.T) {
 	p := open(t, "")
 	p.set("tol", "1e-3")
 	// state counts the dark pixels (the names are drawn in #222; the
-	// cells' colours are lighter) and hashes the canvas's pixels.
+	// cells' colours are lighter) and hashes the pixels of the heat map's
+	// canvases (the names and the cells).
 	state := func() (dark int, sum float64) {
 		var out []float64
-		p.eval(`(() => { const c = document.querySelector('[data-testid="metric-heatmap"] canvas');
-			const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let dark = 0, sum = 0;
-			for (let i = 0; i < d.length; i += 4) { if (d[i+3] > 0 && d[i] < 80 && d[i+1] < 80 && d[i+2] < 80) dark++; sum += (d[i] * 3 + d[i+1] * 5 + d[i+2] * 7) * (i % 97 + 1); }
+		p.eval(`(() => { let dark = 0, sum = 0;
+			for (const c of document.querySelectorAll('[data-testid="metric-heatmap"] canvas')) {
+				const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+				for (let i = 0; i < d.length; i += 4) { if (d[i+3] > 0 && d[i] < 80 && d[i+1] < 80 && d[i+2] < 80) dark++; sum += (d[i] * 3 + d[i+1] * 5 + d[i+2] * 7) * (i % 97 + 1); }
+			}
 			return [dark, sum] })()`, &out)
 		return int(out[0]), out[1]
 	}

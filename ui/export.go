@@ -39,7 +39,7 @@ func (g *glue) export(kind string) {
 	case "projection-svg":
 		w.Call("rmlDownloadSVG", stem+"-projection.svg", []any{`[data-testid="projection-euclid"]`, `[data-testid="projection-learned"]`})
 	case "heatmap":
-		w.Call("rmlDownloadPNG", stem+"-A.png", `[data-testid="metric-heatmap"] canvas`)
+		w.Call("rmlDownloadLayers", stem+"-A.png", `[data-testid="metric-heatmap"] .heat-view`)
 	}
 }
 

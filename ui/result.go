@@ -208,19 +208,21 @@ type Heatmap struct {
 	hovering bool
 	byName   bool // the table alternative's order: by feature, else by size
 	open     bool // the table alternative is open: only then are its rows built
-	canvas   *vecty.HTML
-	// The layers paint draws, kept between paints: hovering repaints the
-	// heat map at every move of the pointer, and its 2d feature names
-	// (rotated text) took tens of milliseconds of the main thread each
-	// time. cell is A's image (d×d pixels), names the labels, each an
-	// offscreen canvas, built for the result and features in layersOf;
-	// the names depend on the features, d and the size alone (namesOf), so
-	// a new result on the same data does not draw them again: they cost 11
-	// ms of a 28 ms task during the 5,000 × 50 training (a one-off profile).
-	cell, names js.Value
-	layersOf    heatKey
-	namesOf     heatKey // layersOf without the result
-	rendered    bool    // it has been rendered: vecty.Rerender may be called on it
+	// The heat map is two canvases in the page: the names (size×size
+	// pixels, the feature names in its margin) and the cells (d×d pixels,
+	// one per entry, scaled up by CSS without smoothing), with the hover's
+	// outline an element over them. Before, one size×size canvas (up to
+	// 720×720) was cleared and drawn whole at every result and every move
+	// of the pointer: the cells scaled up, then the names. Now a result
+	// changes d×d pixels, a hover none, and the names are drawn once per
+	// dataset. A traced visit (five datasets and the 5,000 × 50 upload,
+	// each trained; three runs of each version) had 5–7 main-thread tasks
+	// over 50 ms against 8–11 (docs/figures.md).
+	// cellsNode and namesNode are the canvases paint last drew on, for the
+	// result and features in cellsOf and namesOf (Vecty may replace them).
+	cellsNode, namesNode js.Value
+	cellsOf, namesOf     heatKey
+	rendered             bool // it has been rendered: vecty.Rerender may be called on it
 }
 
 // setProps gives the heat map a result and feature names and reports
@@ -370,13 +372,28 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 		readout = "A[" + store.FeatureName(h.Features, i) + ", " + store.FeatureName(h.Features, j) + "] = " + draw.Num(r.A[i*r.D+j])
 	}
 	size := h.size()
-	h.canvas = elem.Canvas(vecty.Markup(vecty.Attribute("width", size), vecty.Attribute("height", size), vecty.Style("max-width", f1(size)+"px"),
-		vecty.Attribute("aria-label", "heat map of the learned matrix A"),
-		event.MouseMove(func(e *vecty.Event) { h.pointer(e) }),
-		event.MouseLeave(func(*vecty.Event) { h.hovering = false; vecty.Rerender(h) }),
-	))
-	if r != nil {
-		// Draw once the canvas is in the page.
+	var view *vecty.HTML
+	if r != nil && r.D > 0 {
+		m := h.margin()
+		pct := func(v float64) string { return f1(100*v/size) + "%" }
+		cell := (size - m) / float64(r.D)
+		var outline vecty.ComponentOrHTML
+		if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 && i < r.D && j < r.D {
+			outline = elem.Div(vecty.Markup(vecty.Class("heat-hover"),
+				vecty.Style("left", pct(m+float64(j)*cell)), vecty.Style("top", pct(m+float64(i)*cell)),
+				vecty.Style("width", pct(cell)), vecty.Style("height", pct(cell))))
+		}
+		view = elem.Div(vecty.Markup(vecty.Class("heat-view"), vecty.Style("max-width", f1(size)+"px"),
+			vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "heat map of the learned matrix A"),
+			event.MouseMove(func(e *vecty.Event) { h.pointer(e) }),
+			event.MouseLeave(func(*vecty.Event) { h.hovering = false; vecty.Rerender(h) }),
+		),
+			elem.Canvas(vecty.Markup(vecty.Class("heat-names"), vecty.Attribute("width", size), vecty.Attribute("height", size))),
+			elem.Canvas(vecty.Markup(vecty.Class("heat-cells"), vecty.Attribute("width", r.D), vecty.Attribute("height", r.D),
+				vecty.Style("left", pct(m)), vecty.Style("top", pct(m)), vecty.Style("width", pct(size-m)), vecty.Style("height", pct(size-m)))),
+			outline,
+		)
+		// Draw once the canvases are in the page.
 		later(h.paint)
 	}
 	scale := ""
@@ -385,7 +402,7 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	}
 	return elem.Div(vecty.Markup(vecty.Class("heatmap"), vecty.Data("testid", "metric-heatmap"), vecty.Data("d", strconv.Itoa(dOf(r)))),
 		elem.Heading2(vecty.Markup(vecty.Class("small")), vecty.Text("The learned matrix A")),
-		vecty.If(r != nil, h.canvas),
+		vecty.If(view != nil, view),
 		vecty.If(r == nil, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run: A as a heat map."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "heatmap-readout")), vecty.Text(readout)),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text(scale)),
@@ -437,62 +454,51 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 	}
 }
 
-// paint draws A: its d×d colours go to an offscreen canvas as one
-// ImageData, drawn scaled without smoothing, then the feature names from an
-// offscreen canvas of their own. Both are kept for the next paint (a hover).
-// The names are drawn in a task after the matrix's first paint (rotated
-// text is slow on a canvas without a GPU), so a new result's heat map costs
-// two tasks of the main thread, not one long one.
+// paint draws what changed on the heat map's two canvases: A's d×d
+// colours as one ImageData on the cells canvas, and, in a task after the
+// cells' first paint (rotated text is slow on a canvas without a GPU), the
+// feature names on the names canvas, which a new result on the same data
+// leaves as they are.
 func (h *Heatmap) paint() {
 	r := h.Result
 	if r == nil || r.D == 0 {
 		return
 	}
-	// The canvas in the page now: a later render may have replaced the one
-	// this paint was scheduled for, or removed it.
-	canvas := js.Global().Get("document").Call("querySelector", `[data-testid="metric-heatmap"] canvas`)
-	if canvas.IsNull() {
+	// The canvases in the page now: a later render may have replaced the
+	// ones this paint was scheduled for, or removed them.
+	doc := js.Global().Get("document")
+	cells := doc.Call("querySelector", `[data-testid="metric-heatmap"] .heat-cells`)
+	names := doc.Call("querySelector", `[data-testid="metric-heatmap"] .heat-names`)
+	if cells.IsNull() || names.IsNull() {
 		return
 	}
-	ctx := canvas.Call("getContext", "2d")
-	if ctx.IsNull() {
+	if k := h.key(); h.cellsOf != k || !cells.Equal(h.cellsNode) {
+		if !h.drawCells(cells) {
+			return
+		}
+		h.cellsOf, h.cellsNode = k, cells
+	}
+	if h.margin() < 10 {
 		return
 	}
-	d := r.D
-	if h.layersOf != h.key() {
-		h.layersOf, h.cell = h.key(), h.cellLayer()
-	}
-	if nk := h.nameKey(); h.namesOf != nk {
-		h.namesOf, h.names = nk, js.Null()
-	}
-	size, m := h.size(), h.margin()
-	cell := (size - m) / float64(d)
-	ctx.Call("clearRect", 0, 0, size, size)
-	ctx.Set("imageSmoothingEnabled", false)
-	ctx.Call("drawImage", h.cell, m, m, size-m, size-m)
-	if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 {
-		ctx.Set("strokeStyle", "#000")
-		ctx.Set("lineWidth", 2)
-		ctx.Call("strokeRect", m+float64(j)*cell, m+float64(i)*cell, cell, cell)
-	}
-	if m < 10 {
-		return
-	}
-	if h.names.IsNull() {
-		key := h.namesOf
+	if nk := h.nameKey(); h.namesOf != nk || !names.Equal(h.namesNode) {
 		later(func() {
-			if h.namesOf == key && h.names.IsNull() {
-				h.names = h.nameLayer()
-				h.paint()
+			if h.nameKey() != nk || h.namesOf == nk && names.Equal(h.namesNode) {
+				return // redrawn since, or drawn by another paint
+			}
+			if h.drawNames(names) {
+				h.namesOf, h.namesNode = nk, names
 			}
 		})
-		return
 	}
-	ctx.Call("drawImage", h.names, 0, 0)
 }
 
-// cellLayer draws A's d×d colours on an offscreen canvas, a pixel each.
-func (h *Heatmap) cellLayer() js.Value {
+// drawCells draws A's d×d colours on canvas, a pixel each.
+func (h *Heatmap) drawCells(canvas js.Value) bool {
+	ctx := canvas.Call("getContext", "2d")
+	if ctx.IsNull() {
+		return false
+	}
 	r := h.Result
 	d := r.D
 	scale := maxAbs(r.A)
@@ -509,24 +515,22 @@ func (h *Heatmap) cellLayer() js.Value {
 	}
 	arr := js.Global().Get("Uint8ClampedArray").New(len(pix))
 	js.CopyBytesToJS(js.Global().Get("Uint8Array").New(arr.Get("buffer")), pix)
-	img := js.Global().Get("ImageData").New(arr, d, d)
-	off := js.Global().Get("document").Call("createElement", "canvas")
-	off.Set("width", d)
-	off.Set("height", d)
-	off.Call("getContext", "2d").Call("putImageData", img, 0, 0)
-	return off
+	ctx.Call("putImageData", js.Global().Get("ImageData").New(arr, d, d), 0, 0)
+	return true
 }
 
-// nameLayer draws the feature names along the rows and the columns on a
-// transparent offscreen canvas the size of the heat map.
-func (h *Heatmap) nameLayer() js.Value {
+// drawNames draws the feature names along the rows and the columns of the
+// names canvas (size×size, transparent), beside where the cells are.
+func (h *Heatmap) drawNames(canvas js.Value) bool {
+	ctx := canvas.Call("getContext", "2d")
+	if ctx.IsNull() {
+		return false
+	}
 	d := h.Result.D
 	size, m := h.size(), h.margin()
 	cell := (size - m) / float64(d)
-	off := js.Global().Get("document").Call("createElement", "canvas")
-	off.Set("width", size)
-	off.Set("height", size)
-	ctx := off.Call("getContext", "2d")
+	ctx.Call("setTransform", 1, 0, 0, 1, 0, 0)
+	ctx.Call("clearRect", 0, 0, size, size)
 	ctx.Set("fillStyle", "#222")
 	ctx.Set("font", strconv.Itoa(int(math.Min(12, math.Max(8, cell*0.8))))+"px sans-serif")
 	ctx.Set("textBaseline", "middle")
@@ -541,7 +545,8 @@ func (h *Heatmap) nameLayer() js.Value {
 	for i := range d {
 		ctx.Call("fillText", clipName(store.FeatureName(h.Features, i), 12), -(m - 4), m+(float64(i)+0.5)*cell)
 	}
-	return off
+	ctx.Call("setTransform", 1, 0, 0, 1, 0, 0)
+	return true
 }
 
 func clipName(s string, n int) string {
