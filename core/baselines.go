@@ -7,10 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -564,10 +561,8 @@ func newXing(e *evaluator) (*xing, error) {
 	}
 	// The projection's eigendecompositions are r×r: an evaluator of that
 	// size gives their scratch (no data: only eigen is used).
-	x.eig = &evaluator{pairIndex: &pairIndex{d: r}, eigA: make([]float64, r*r), vals: make([]float64, r)}
-	work := make([]float64, 1)
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: r, Stride: r, Data: x.eig.eigA, Uplo: blas.Upper}, x.eig.vals, work, -1)
-	x.eig.work = make([]float64, int(work[0]))
+	x.eig = &evaluator{pairIndex: &pairIndex{d: r}}
+	x.eig.allocEigen(r)
 	copy(x.prev, x.x)
 	copy(x.y, x.x)
 	x.gx = x.objective(x.x)

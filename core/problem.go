@@ -339,16 +339,22 @@ func newEvaluator(p *Problem) *evaluator {
 	e.y = make([]float64, e.nt*d)
 	e.isLive = make([]bool, e.nt)
 	e.live = make([]int32, 0, e.nt)
-	e.eigA = make([]float64, d*d)
-	e.vals = make([]float64, d)
-	work := make([]float64, 1)
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: d, Stride: d, Data: e.eigA, Uplo: blas.Upper}, e.vals, work, -1)
-	e.work = make([]float64, int(work[0]))
+	e.allocEigen(d)
 	e.z = make([]float64, e.nt*d)
 	e.vt = make([]float64, d*d)
 	e.pm = make([]float64, e.np)
 	e.hs = make([]float64, e.N)
 	return e
+}
+
+// allocEigen gives e the scratch of a d×d eigendecomposition by Dsyev
+// (e.syev): the matrix and its eigenvectors, the eigenvalues, the workspace.
+func (e *evaluator) allocEigen(d int) {
+	e.eigA = make([]float64, d*d)
+	e.vals = make([]float64, d)
+	work := make([]float64, 1)
+	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: d, Stride: d, Data: e.eigA, Uplo: blas.Upper}, e.vals, work, -1)
+	e.work = make([]float64, int(work[0]))
 }
 
 // formM sets dst (d×d, row-major) to M(q) = Σ_i q_i K_i.

@@ -362,6 +362,13 @@ func (h *Heatmap) margin() float64 {
 	return 4
 }
 
+// layout returns the heat map's side, its names' margin and one cell's
+// side, in the names canvas's pixels (the cells fill the rest); r.D > 0.
+func (h *Heatmap) layout() (size, m, cell float64) {
+	size, m = h.size(), h.margin()
+	return size, m, (size - m) / float64(h.Result.D)
+}
+
 func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	h.rendered = true
 	r := h.Result
@@ -374,9 +381,8 @@ func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	size := h.size()
 	var view *vecty.HTML
 	if r != nil && r.D > 0 {
-		m := h.margin()
+		_, m, cell := h.layout()
 		pct := func(v float64) string { return f1(100*v/size) + "%" }
-		cell := (size - m) / float64(r.D)
 		var outline vecty.ComponentOrHTML
 		if i, j := h.hover[0], h.hover[1]; h.hovering && i >= 0 && j >= 0 && i < r.D && j < r.D {
 			outline = elem.Div(vecty.Markup(vecty.Class("heat-hover"),
@@ -437,13 +443,11 @@ func (h *Heatmap) pointer(e *vecty.Event) {
 	if r == nil || r.D == 0 {
 		return
 	}
-	size := h.size()
+	size, m, cell := h.layout()
 	x, y, ok := localPoint(e, size)
 	if !ok {
 		return
 	}
-	m := h.margin()
-	cell := (size - m) / float64(r.D)
 	i, j := int(math.Floor((y-m)/cell)), int(math.Floor((x-m)/cell))
 	if i < 0 || j < 0 || i >= r.D || j >= r.D {
 		i, j = -1, -1
@@ -527,8 +531,7 @@ func (h *Heatmap) drawNames(canvas js.Value) bool {
 		return false
 	}
 	d := h.Result.D
-	size, m := h.size(), h.margin()
-	cell := (size - m) / float64(d)
+	size, m, cell := h.layout()
 	ctx.Call("setTransform", 1, 0, 0, 1, 0, 0)
 	ctx.Call("clearRect", 0, 0, size, size)
 	ctx.Set("fillStyle", "#222")
