@@ -71,3 +71,36 @@ func TestHelperDies(t *testing.T) {
 	p.click("eta-sweep")
 	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
 }
+
+// The helper reads lane 0's data when the page can spare a core: not while
+// lane 0 trains on a dataset just chosen (it is then not counted as a
+// worker, holding another dataset), but once lane 0 is quiet, and at once
+// when a batch starts.
+func TestHelperReadsWhenIdle(t *testing.T) {
+	p := open(t, "?workers=2#data=Iris")
+	workers := `document.querySelector('[data-testid="status"]').dataset.workers`
+	p.poll(workers+` === "2"`, 30*time.Second)
+	p.runSonar("1e-12")
+	time.Sleep(2 * time.Second)
+	var n string
+	p.eval(workers, &n)
+	if n != "1" {
+		t.Errorf("while lane 0 trains on Sonar, %s workers hold it; want 1 (the helper reads it once lane 0 is quiet)", n)
+	}
+	p.click("stop")
+	p.waitResult("stopped", 30*time.Second)
+	p.poll(workers+` === "2"`, 15*time.Second)
+
+	// A batch right after another dataset: the helper reads it at once and
+	// takes some of the batch's runs.
+	p.set("method", "fast")
+	p.set("dataset-select", "Wine")
+	p.waitTrainEnabled()
+	p.click("eta-sweep")
+	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+	var runs string
+	p.eval(`document.querySelector('[data-testid="status"]').dataset.helperRuns`, &runs)
+	if runs == "0" {
+		t.Error("the helper ran none of the η sweep's runs")
+	}
+}

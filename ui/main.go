@@ -58,6 +58,8 @@ type glue struct {
 	replaced int                      // helpers that died and were replaced, for this lane 0
 	sent     map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
 	data     []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
+	dataGen  int                      // counts the Loads data has held, so a helper can tell its copy is another dataset's
+	feedDue  bool                     // a check whether the helpers can be fed is scheduled (feedHelpers)
 
 	// The watchdog's view (performance.now() times, in ms).
 	stopID    int     // the run a Stop was sent for, until it ends
@@ -152,6 +154,7 @@ func (g *glue) Dispatch(a store.Action) {
 	_, reply := a.(store.Reply)
 	g.redraw(reply)
 	g.startHelpers()
+	g.feedHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
 		// For the figures the e2e tests report: navigation to Train enabled.
 		g.readyMarked = true

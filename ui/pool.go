@@ -17,9 +17,18 @@ import (
 // as lane 0 and is kept holding the same data: every Load and Triplets
 // request that lane 0 has read without error is sent to the helpers too,
 // in the same order, so that their sessions hold what lane 0's holds. A
-// helper serves the store once it has answered all of them (store.Helpers
-// lists those). They start once the page is idle after its first dataset,
-// so that they never slow the page's start or its first run.
+// helper serves the store once it has answered all of them for lane 0's
+// current dataset (store.Helpers lists those). They start once the page is
+// idle after its first dataset, so that they never slow the page's start
+// or its first run.
+//
+// A helper reads lane 0's data when the page can spare a core for it: at
+// once while a batch runs (the batch wants it), else once lane 0 has run
+// nothing and said nothing for helperQuiet. Reading it at once, as the
+// helpers did before, put a second worker on the cores while the page drew
+// the new dataset and lane 0 trained on it: in a Chromium trace of the
+// visit (e2e TestVisitLongTasks) the upload's task had 11 ms of the main
+// thread's CPU in 66 ms, the other threads 83 ms of CPU meanwhile.
 
 // maxHelpers bounds the pool: batches have at most 20 runs, and each
 // worker holds its own copy of the data.
@@ -31,7 +40,12 @@ type helper struct {
 	handlers []js.Func
 	ready    bool         // its program runs
 	pending  map[int]bool // data requests sent to it and not yet answered
+	gen, fed int          // it was sent glue.data[:fed] of the dataset glue.dataGen was then
 }
+
+// helperQuiet is how long lane 0 must have run nothing and said nothing
+// before the helpers read its data outside a batch, in ms.
+const helperQuiet = 1000
 
 // helperCount is one helper fewer than the machine's cores (lane 0 is one
 // worker), at most maxHelpers; "?workers=N" in the address asks for N
@@ -83,17 +97,49 @@ func (g *glue) copyData(m protocol.Message) {
 	switch m.Kind {
 	case protocol.KindDataset:
 		g.data = []protocol.Message{req}
+		g.dataGen++
 	case protocol.KindTripletSet:
 		g.data = append(g.data, req)
 	default:
 		return
 	}
-	for _, h := range g.helpers {
-		if h.ready {
-			g.feed(h, req)
-		}
+	g.Dispatch(store.Helpers{Lanes: g.synced()}) // none holds it yet
+}
+
+// behind reports whether helper h lacks some of what lane 0 holds.
+func (g *glue) behind(h *helper) bool { return h.gen != g.dataGen || h.fed < len(g.data) }
+
+// feedHelpers sends the ready helpers what lane 0 holds and they lack, when
+// the page can spare the cores (see the top of this file); otherwise it
+// checks again every helperQuiet.
+func (g *glue) feedHelpers() {
+	if !slices.ContainsFunc(g.helpers, func(h *helper) bool { return h.ready && g.behind(h) }) {
+		return
 	}
-	g.Dispatch(store.Helpers{Lanes: g.synced()})
+	s := g.state
+	quiet := s.Status != store.Running && !s.Loading && now()-g.heardAt >= helperQuiet
+	if g.inBatch() || quiet {
+		for _, h := range slices.Clone(g.helpers) { // feed may lose h
+			if !h.ready {
+				continue
+			}
+			if h.gen != g.dataGen {
+				h.gen, h.fed = g.dataGen, 0
+			}
+			for h.fed < len(g.data) && slices.Contains(g.helpers, h) {
+				g.feed(h, g.data[h.fed])
+				h.fed++
+			}
+		}
+		return
+	}
+	if !g.feedDue {
+		g.feedDue = true
+		after(helperQuiet, func() {
+			g.feedDue = false
+			g.feedHelpers()
+		})
+	}
 }
 
 // feed sends a data request to helper h.
@@ -109,7 +155,7 @@ func (g *glue) feed(h *helper, m protocol.Message) {
 func (g *glue) synced() []int {
 	var lanes []int
 	for _, h := range g.helpers {
-		if h.ready && len(h.pending) == 0 && len(g.data) > 0 {
+		if h.ready && len(h.pending) == 0 && len(g.data) > 0 && !g.behind(h) {
 			lanes = append(lanes, h.lane)
 		}
 	}
@@ -138,9 +184,7 @@ func (g *glue) spawn() {
 		switch {
 		case m.Kind == protocol.KindReady:
 			h.ready = true
-			for _, d := range g.data {
-				g.feed(h, d)
-			}
+			g.feedHelpers()
 		case h.pending[m.ID]:
 			delete(h.pending, m.ID)
 			if m.Kind == protocol.KindError {
