@@ -235,14 +235,16 @@ func (p *page) eval(expr string, out any) {
 const drawnAll = `!(+document.body?.dataset.drawn < window.__rmlRedraws)`
 
 // text returns the text of the element whose data-testid is testid ("" if
-// none), once drawnAll holds (waiting at most 5 s).
+// none), once drawnAll holds (waiting at most 5 s: a tab in the background
+// runs no animation frames, so it draws nothing, and its wait is timed by
+// setTimeout instead).
 func (p *page) text(testid string) string {
 	p.t.Helper()
 	var s string
 	p.eval(`new Promise((ok) => { const t0 = performance.now(); const f = () => {
 		if (`+drawnAll+` || performance.now() - t0 > 5000) {
 			ok((document.querySelector('[data-testid="`+testid+`"]') || {textContent: ""}).textContent)
-		} else { requestAnimationFrame(f) } }; f() })`, &s)
+		} else if (document.hidden) { setTimeout(f, 20) } else { requestAnimationFrame(f) } }; f() })`, &s)
 	return s
 }
 
