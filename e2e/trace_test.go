@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -165,8 +166,8 @@ func (s traceSummary) lines() []string {
 			byStep[len(byStep)-1] += ", " + item
 		}
 	}
-	out := []string{fmt.Sprintf("Chromium's trace of the same visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; 2 cores give 2 ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
-		len(s.long), over, longest, s.compile/1000)}
+	out := []string{fmt.Sprintf("Chromium's trace of the same visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; %d cores give %d ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
+		runtime.NumCPU(), runtime.NumCPU(), len(s.long), over, longest, s.compile/1000)}
 	return append(out, byStep...)
 }
 
