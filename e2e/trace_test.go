@@ -24,14 +24,13 @@ import (
 
 // traceEvent is one event of Chromium's trace format.
 type traceEvent struct {
-	Name string         `json:"name"`
-	Ph   string         `json:"ph"`
-	Ts   float64        `json:"ts"`   // µs
-	Dur  float64        `json:"dur"`  // µs of wall time
-	TDur float64        `json:"tdur"` // µs of the thread's CPU time
-	Pid  int            `json:"pid"`
-	Tid  int            `json:"tid"`
-	Args map[string]any `json:"args"`
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Ts   float64 `json:"ts"`   // µs
+	Dur  float64 `json:"dur"`  // µs of wall time
+	TDur float64 `json:"tdur"` // µs of the thread's CPU time
+	Pid  int     `json:"pid"`
+	Tid  int     `json:"tid"`
 }
 
 type tabTrace struct {
@@ -94,33 +93,29 @@ type traceSummary struct {
 	compile float64      // ms of CPU V8's background wasm compilation took through the whole trace
 }
 
-// summarize finds the page's main thread (the renderer's CrRendererMain
-// that emitted the "rml-step:" marks) and its tasks over 50 ms.
+// summarize finds the page's main thread (the thread that emitted the
+// "rml-step:" marks; visit marks its first step at once) and its tasks
+// over 50 ms.
 func summarize(evs []traceEvent) traceSummary {
 	type thread struct{ pid, tid int }
-	names := map[thread]string{}
-	for _, e := range evs {
-		if e.Ph == "M" && e.Name == "thread_name" {
-			if n, ok := e.Args["name"].(string); ok {
-				names[thread{e.Pid, e.Tid}] = n
-			}
-		}
-	}
 	type mark struct {
 		ts   float64
 		step string
 	}
 	var marks []mark
-	main := thread{-1, -1}
+	var main thread
 	for _, e := range evs {
 		if s, ok := strings.CutPrefix(e.Name, "rml-step:"); ok {
 			marks = append(marks, mark{e.Ts, s})
 			main = thread{e.Pid, e.Tid}
 		}
 	}
+	var sum traceSummary
+	if len(marks) == 0 {
+		return sum // no step marked: no main thread to speak of
+	}
 	sort.Slice(marks, func(i, j int) bool { return marks[i].ts < marks[j].ts })
 	var compiles, tasks []traceEvent
-	var sum traceSummary
 	for _, e := range evs {
 		if e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "ThreadPool_RunTask") && (thread{e.Pid, e.Tid}) != main {
 			tasks = append(tasks, e)
@@ -131,8 +126,7 @@ func summarize(evs []traceEvent) traceSummary {
 		}
 	}
 	for _, e := range evs {
-		th := thread{e.Pid, e.Tid}
-		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || e.Dur <= 50000 || (th != main && !(main.pid < 0 && names[th] == "CrRendererMain")) {
+		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || e.Dur <= 50000 || (thread{e.Pid, e.Tid}) != main {
 			continue
 		}
 		t := tracedTask{ts: e.Ts, wall: e.Dur / 1000, cpu: e.TDur / 1000}

@@ -34,8 +34,9 @@ import (
 // over 50 ms, the main thread's CPU time in it beside its wall time, and
 // how much compiling V8 did on its background threads meanwhile: on 2
 // cores a task that waits for a core is as long as one that computes.
-// Then the page is reloaded and the same visit made again: a returning
-// visitor, whose browser has kept V8's compiled code.
+// Then the page is reloaded and the same visit made again, as a returning
+// visitor would (V8 reads the code it cached, and compiles much of it again:
+// docs/figures.md).
 //
 //	go test ./e2e -run TestVisitLongTasks -v
 func TestVisitLongTasks(t *testing.T) {
@@ -44,7 +45,8 @@ func TestVisitLongTasks(t *testing.T) {
 	first := p.visit("")
 	traced := summarize(tr.stop(p))
 	// The same visit by a returning visitor: the page reloaded in the same
-	// browser, whose cache now holds V8's compiled code of the wasm.
+	// browser (through about:blank: a link that differs only in its
+	// fragment would not reload it).
 	p.navigate("about:blank")
 	p.navigate(baseURL + "#data=Iris")
 	p.waitTrainEnabled()
