@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
@@ -31,6 +33,9 @@ type traceEvent struct {
 	TDur float64 `json:"tdur"` // µs of the thread's CPU time
 	Pid  int     `json:"pid"`
 	Tid  int     `json:"tid"`
+	Args struct {
+		Name string `json:"name"` // a thread's name, in its "thread_name" metadata event
+	} `json:"args"`
 }
 
 type tabTrace struct {
@@ -63,7 +68,7 @@ func (p *page) startTrace() *tabTrace {
 			tr.once.Do(func() { close(tr.done) })
 		}
 	})
-	cfg := &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "v8.wasm", "blink.user_timing"}}
+	cfg := &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "v8.wasm", "blink.user_timing", "devtools.timeline", "v8"}}
 	p.run(tracing.Start().WithTransferMode(tracing.TransferModeReportEvents).WithTraceConfig(cfg))
 	return tr
 }
@@ -85,6 +90,14 @@ type tracedTask struct {
 	wall, cpu float64 // ms
 	compile   float64 // ms of CPU V8's background wasm compilation took within its span, summed over threads
 	others    float64 // ms of CPU every other thread of the browser's took within its span (the compilation's included)
+	inside    []spent // the main thread's outermost traced events within it, longest first
+	threads   []spent // the CPU other threads took within its span, by thread name, most first
+}
+
+// spent is time spent by one named thing: wall and CPU, ms.
+type spent struct {
+	name      string
+	wall, cpu float64
 }
 
 // traceSummary is what a trace says about the page's main thread.
@@ -115,8 +128,15 @@ func summarize(evs []traceEvent) traceSummary {
 		return sum // no step marked: no main thread to speak of
 	}
 	sort.Slice(marks, func(i, j int) bool { return marks[i].ts < marks[j].ts })
-	var compiles, tasks []traceEvent
+	var compiles, tasks, onMain []traceEvent
+	names := map[thread]string{}
 	for _, e := range evs {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			names[thread{e.Pid, e.Tid}] = e.Args.Name
+		}
+		if e.Ph == "X" && (thread{e.Pid, e.Tid}) == main && e.Name != "ThreadControllerImpl::RunTask" {
+			onMain = append(onMain, e)
+		}
 		if e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "ThreadPool_RunTask") && (thread{e.Pid, e.Tid}) != main {
 			tasks = append(tasks, e)
 		}
@@ -136,6 +156,21 @@ func summarize(evs []traceEvent) traceSummary {
 			}
 		}
 		t.compile, t.others = cpuWithin(compiles, e), cpuWithin(tasks, e)
+		t.inside = outermost(onMain, e)
+		byThread := map[string]float64{}
+		for _, c := range tasks {
+			name := names[thread{c.Pid, c.Tid}]
+			if name == "" {
+				name = "unnamed"
+			}
+			byThread[name] += cpuWithin([]traceEvent{c}, e)
+		}
+		for name, ms := range byThread {
+			if ms >= 1 {
+				t.threads = append(t.threads, spent{name: name, cpu: ms})
+			}
+		}
+		sort.Slice(t.threads, func(i, j int) bool { return t.threads[i].cpu > t.threads[j].cpu })
 		sum.long = append(sum.long, t)
 	}
 	sort.Slice(sum.long, func(i, j int) bool { return sum.long[i].ts < sum.long[j].ts })
@@ -162,7 +197,78 @@ func (s traceSummary) lines() []string {
 	}
 	out := []string{fmt.Sprintf("Chromium's trace of the same visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; %d cores give %d ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
 		runtime.NumCPU(), runtime.NumCPU(), len(s.long), over, longest, s.compile/1000)}
-	return append(out, byStep...)
+	return append(append(out, byStep...), s.details()...)
+}
+
+// details reports, for each task over 50 ms, what the main thread ran in
+// it and which threads took the cores meanwhile.
+func (s traceSummary) details() []string {
+	var out []string
+	if len(s.long) > 0 {
+		out = append(out, "  each such task: the main thread's outermost traced events in it (wall/CPU ms, the longest four), and the CPU other threads took meanwhile (ms, by thread, the most four)")
+	}
+	for _, t := range s.long {
+		var in, th []string
+		covered := 0.0
+		for i, c := range t.inside {
+			covered += c.wall
+			if i < 4 {
+				in = append(in, fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu))
+			}
+		}
+		in = append(in, fmt.Sprintf("in no traced event %.0f", max(0, t.wall-covered)))
+		for i, c := range t.threads {
+			if i < 4 {
+				th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
+			}
+		}
+		out = append(out, fmt.Sprintf("    %s %.0f/%.0f: %s; meanwhile %s", t.step, t.wall, t.cpu, strings.Join(in, ", "), strings.Join(th, ", ")))
+	}
+	return out
+}
+
+// outermost returns the events of evs (one thread's, sorted or not) that
+// lie within w's span and inside no other such event, merged by name and
+// longest first: where the thread's time in the task w went, as far as
+// the trace's categories name it.
+func outermost(evs []traceEvent, w traceEvent) []spent {
+	var in []traceEvent
+	for _, c := range evs {
+		if c.Ph == "X" && c.Ts >= w.Ts && c.Ts+c.Dur <= w.Ts+w.Dur {
+			in = append(in, c)
+		}
+	}
+	// Longer first among events that start together, so that a parent
+	// precedes its children.
+	sort.Slice(in, func(i, j int) bool {
+		if in[i].Ts != in[j].Ts {
+			return in[i].Ts < in[j].Ts
+		}
+		return in[i].Dur > in[j].Dur
+	})
+	by := map[string]*spent{}
+	var order []string
+	end := -1.0
+	for _, c := range in {
+		if c.Ts < end {
+			continue // inside the last outermost event
+		}
+		end = c.Ts + c.Dur
+		sp := by[c.Name]
+		if sp == nil {
+			sp = &spent{name: c.Name}
+			by[c.Name] = sp
+			order = append(order, c.Name)
+		}
+		sp.wall += c.Dur / 1000
+		sp.cpu += c.TDur / 1000
+	}
+	out := make([]spent, 0, len(order))
+	for _, n := range order {
+		out = append(out, *by[n])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].wall > out[j].wall })
+	return out
 }
 
 // cpuWithin returns the ms of CPU the events took within w's span, each
@@ -175,4 +281,28 @@ func cpuWithin(evs []traceEvent, w traceEvent) float64 {
 		}
 	}
 	return ms
+}
+
+// TestOutermost checks the summary's breakdown of a task on a made-up
+// trace: children inside a child are not counted again, events that
+// cross the task's edges are left out, and names are merged.
+func TestOutermost(t *testing.T) {
+	ev := func(name string, ts, dur, tdur float64) traceEvent {
+		return traceEvent{Name: name, Ph: "X", Ts: ts, Dur: dur, TDur: tdur}
+	}
+	task := ev("ThreadControllerImpl::RunTask", 1000, 100000, 30000)
+	evs := []traceEvent{
+		ev("FireAnimationFrame", 1000, 40000, 10000), // starts with the task
+		ev("FunctionCall", 1000, 39000, 9000),        // inside the frame
+		ev("Layout", 50000, 10000, 5000),
+		ev("Layout", 70000, 20000, 6000),
+		ev("Paint", 72000, 1000, 1000),  // inside the second layout
+		ev("Paint", 95000, 10000, 1000), // crosses the task's end
+		ev("GC", 0, 500, 500),           // before the task
+	}
+	got := outermost(evs, task)
+	want := []spent{{"FireAnimationFrame", 40, 10}, {"Layout", 30, 11}}
+	if !slices.Equal(got, want) {
+		t.Errorf("outermost = %v, want %v", got, want)
+	}
 }

@@ -32,8 +32,10 @@ import (
 //
 // A Chromium trace of the visit (trace_test.go) reports, for each task
 // over 50 ms, the main thread's CPU time in it beside its wall time, and
-// how much compiling V8 did on its background threads meanwhile: on 2
-// cores a task that waits for a core is as long as one that computes.
+// how much compiling V8 did on its background threads meanwhile (on 2
+// cores a task that waits for a core is as long as one that computes), the
+// main thread's outermost traced events in it and the other threads' CPU
+// by thread.
 // Then the page is reloaded and the same visit made again, as a returning
 // visitor would (V8 reads the code it cached, and compiles much of it again:
 // docs/figures.md).
@@ -64,6 +66,7 @@ func TestVisitLongTasks(t *testing.T) {
 	lines = append(lines, fmt.Sprintf("the same visit again after a reload in the same browser (a returning visitor): %d tasks over 50 ms, the longest %.0f ms; V8 compiled the wasm for %.1f s of CPU meanwhile; the upload trained in %.1f s",
 		len(again.long), again.longest(), tracedAgain.compile/1000, again.big.Seconds()))
 	lines = append(lines, again.bySteps()...)
+	lines = append(lines, tracedAgain.details()...)
 	for _, l := range lines {
 		t.Log(l)
 	}
