@@ -49,6 +49,7 @@ func (p *page) sweepEta() (time.Duration, float64) {
 		const chart = () => document.querySelector('[data-testid="eta-sweep-chart"]');
 		const s = document.querySelector('[data-testid="status"]');
 		const t0 = performance.now();
+		performance.mark('rml-sweep:start');
 		// A sweep already shown keeps its 14 points until the new one
 		// draws its reset: the end counts only after that.
 		let reset = false;
@@ -57,7 +58,7 @@ func (p *page) sweepEta() (time.Duration, float64) {
 			if (n < 14) reset = true;
 			return reset && n === 14 && s.textContent !== "running" && s.dataset.run === s.dataset.shown;
 		};
-		const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); ok(performance.now() - t0) } });
+		const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); const ms = performance.now() - t0; performance.mark('rml-sweep:end'); ok(ms) } });
 		mo.observe(document.body, {attributes: true, childList: true, subtree: true, characterData: true});
 		setTimeout(() => { mo.disconnect(); fail(new Error('the sweep did not end within 3 minutes')) }, 180000);
 		document.querySelector('[data-testid="eta-sweep"]').click() })`, &ms)
@@ -190,6 +191,18 @@ func TestFigures(t *testing.T) {
 		d, b = q.sweepEta()
 		rep1, busy1R = append(rep1, d.Seconds()), append(busy1R, b)
 	}
+	// One more sweep in each page under a Chromium trace, not timed (the
+	// trace costs CPU): which threads took the two cores, and what the
+	// page's main thread did.
+	traced := func(x *page) string {
+		tr := x.startTrace()
+		x.sweepEta()
+		if sp, ok := summarizeSpan(tr.stop(x)); ok {
+			return sp.line()
+		}
+		return "no sweep marks in the trace"
+	}
+	tracedP, tracedQ := traced(p), traced(q)
 	secs := func(v []float64) string {
 		var out []string
 		for _, x := range v {
@@ -215,6 +228,8 @@ func TestFigures(t *testing.T) {
 		fmt.Sprintf("Compare on Wine (the noise lesson: RML, LMNN, Xing, Euclid, best case): %.1f s from the click to the last column (target < 10 s)", compare.Seconds()),
 		fmt.Sprintf("η sweep on Wine (14 runs), first: %.2f s on %s workers, %.2f s on 1: ×%.2f; repeated %d times: %.2f s on %s (%s), %.2f s on 1 (%s), medians: ×%.2f (target ≥ 1.7 with 2); the page's main thread busy %.2f s and %.2f s of the first, medians %.2f s and %.2f s of the repeats",
 			sweep.Seconds(), workers, sweep1.Seconds(), sweep1.Seconds()/sweep.Seconds(), sweepRepeats, median(rep), workers, secs(rep), median(rep1), secs(rep1), median(rep1)/median(rep), busy, busy1, median(busyR), median(busy1R)),
+		fmt.Sprintf("  a traced sweep on %s workers: %s", workers, tracedP),
+		"  a traced sweep on 1 worker: " + tracedQ,
 		"wasm, gzip: " + strings.Join(sizes, ", "),
 	}
 	for _, l := range lines {

@@ -306,3 +306,113 @@ func TestOutermost(t *testing.T) {
 		t.Errorf("outermost = %v, want %v", got, want)
 	}
 }
+
+// spanCPU is what a trace says about one span of the page's (a sweep's,
+// between its "rml-sweep:start" and "rml-sweep:end" marks): the CPU every
+// thread of the browser took in it, by thread name (the page's main
+// thread as "main"), and the main thread's outermost traced events.
+type spanCPU struct {
+	wall    float64 // ms
+	threads []spent // CPU by thread name, most first
+	main    []spent // the main thread's outermost events, longest first
+}
+
+// summarizeSpan finds the span between the last pair of sweep marks.
+func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
+	type thread struct{ pid, tid int }
+	var from, to float64
+	var main thread
+	for _, e := range evs {
+		switch e.Name {
+		case "rml-sweep:start":
+			from, main = e.Ts, thread{e.Pid, e.Tid}
+		case "rml-sweep:end":
+			to = e.Ts
+		}
+	}
+	if to <= from {
+		return spanCPU{}, false
+	}
+	span := traceEvent{Ts: from, Dur: to - from}
+	names := map[thread]string{}
+	for _, e := range evs {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			names[thread{e.Pid, e.Tid}] = e.Args.Name
+		}
+	}
+	by := map[string]float64{}
+	var onMain []traceEvent
+	for _, e := range evs {
+		if e.Ph != "X" {
+			continue
+		}
+		th := thread{e.Pid, e.Tid}
+		if th == main && e.Name != "ThreadControllerImpl::RunTask" {
+			onMain = append(onMain, e)
+		}
+		if e.Name != "ThreadControllerImpl::RunTask" && e.Name != "ThreadPool_RunTask" {
+			continue
+		}
+		name := names[th]
+		switch {
+		case th == main:
+			name = "main"
+		case name == "":
+			name = "unnamed"
+		}
+		by[name] += cpuWithin([]traceEvent{e}, span)
+	}
+	out := spanCPU{wall: span.Dur / 1000, main: outermost(onMain, span)}
+	for name, ms := range by {
+		if ms >= 1 {
+			out.threads = append(out.threads, spent{name: name, cpu: ms})
+		}
+	}
+	sort.Slice(out.threads, func(i, j int) bool { return out.threads[i].cpu > out.threads[j].cpu })
+	return out, true
+}
+
+// line reports the span: CPU by thread, then the main thread's events.
+func (s spanCPU) line() string {
+	var th, in []string
+	for i, c := range s.threads {
+		if i < 6 {
+			th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
+		}
+	}
+	for i, c := range s.main {
+		if i < 5 {
+			in = append(in, fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu))
+		}
+	}
+	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s", s.wall, strings.Join(th, ", "), strings.Join(in, ", "))
+}
+
+// TestSummarizeSpan checks the sweep's summary on a made-up trace: CPU is
+// taken in proportion to each task's overlap with the marked span, the
+// marks' thread is "main", and threads are named by their metadata.
+func TestSummarizeSpan(t *testing.T) {
+	ev := func(name string, tid int, ts, dur, tdur float64) traceEvent {
+		return traceEvent{Name: name, Ph: "X", Tid: tid, Ts: ts, Dur: dur, TDur: tdur}
+	}
+	meta := traceEvent{Name: "thread_name", Ph: "M", Tid: 2}
+	meta.Args.Name = "DedicatedWorker thread"
+	evs := []traceEvent{
+		meta,
+		{Name: "rml-sweep:start", Ph: "R", Tid: 1, Ts: 10000},
+		{Name: "rml-sweep:end", Ph: "R", Tid: 1, Ts: 110000},
+		ev("ThreadControllerImpl::RunTask", 1, 20000, 10000, 8000),
+		ev("FunctionCall", 1, 20000, 9000, 7000),
+		ev("ThreadControllerImpl::RunTask", 2, 0, 40000, 40000),     // three quarters inside
+		ev("ThreadControllerImpl::RunTask", 2, 50000, 40000, 20000), // inside
+		ev("ThreadPool_RunTask", 3, 100000, 20000, 20000),           // half inside, no name
+	}
+	sp, ok := summarizeSpan(evs)
+	if !ok {
+		t.Fatal("no span found")
+	}
+	want := []spent{{"DedicatedWorker thread", 0, 50}, {"unnamed", 0, 10}, {"main", 0, 8}}
+	if sp.wall != 100 || !slices.Equal(sp.threads, want) || !slices.Equal(sp.main, []spent{{"FunctionCall", 9, 7}}) {
+		t.Errorf("summarizeSpan = %+v, want 100 ms, threads %v, main [FunctionCall 9/7]", sp, want)
+	}
+}
