@@ -49,6 +49,8 @@ type glue struct {
 	redraws     int          // redraws asked for (redraw)
 	redrawnAt   float64      // when the last redraw was done (performance.now(), ms)
 	redrawDue   bool         // a redraw is scheduled (redraw, during a batch)
+	chartAt     float64      // when a progress message last redrew the chart (performance.now(), ms)
+	chartDue    bool         // a redraw of the chart by progress is scheduled (chartLater)
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
@@ -137,18 +139,11 @@ func (g *glue) Dispatch(a store.Action) {
 			})
 		}
 	}
-	// Progress changes only the convergence panel: redraw just that, so a
-	// run costs the main thread a few milliseconds per message.
+	// Progress changes only the convergence panel: redraw just that, at
+	// most every progressRedrawEvery, so a run costs the main thread a few
+	// milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
-		// A hidden chart was never rendered: Vecty panics on a Rerender of
-		// it (hide=chart crashed the page at its first progress message).
-		if !g.root.chart.wasRendered() {
-			return
-		}
-		// A batch's runs leave the chart as it was (App.syncViews).
-		if !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
-			vecty.Rerender(g.root.chart)
-		}
+		g.chartLater()
 		return
 	}
 	_, reply := a.(store.Reply)
@@ -209,6 +204,44 @@ func (g *glue) redraw(reply bool) {
 // batchRedrawEvery is the least time between two redraws while a batch
 // runs, in ms.
 const batchRedrawEvery = 150
+
+// progressRedrawEvery is the least time between two redraws of the chart
+// by a run's progress messages, in ms. The worker posts one every 50 ms;
+// a chart redrawn for each cost the main thread about a fifth of its time
+// while the 5,000 × 50 upload trained (a V8 profile: Vecty's reconciling
+// of the panel, its event listeners taken off and put back, and the
+// collection of the values each render leaves), and a render that met a
+// collection of Go's heap was one of the visit's last tasks over 50 ms
+// (e2e TestVisitLongTasks). Four redraws a second still show Δ_t fall.
+const progressRedrawEvery = 250
+
+// chartLater redraws the chart with the latest progress, now if it was
+// last redrawn progressRedrawEvery ago, else then (one redraw for all the
+// messages between). A batch's runs leave the chart as it was
+// (App.syncViews), and a hidden chart, never rendered, is left alone:
+// Vecty panics on a Rerender of it (hide=chart crashed the page at its
+// first progress message).
+func (g *glue) chartLater() {
+	if g.chartDue {
+		return
+	}
+	draw := func() {
+		g.chartAt, g.chartDue = now(), false
+		if g.root.chart.wasRendered() && !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
+			vecty.Rerender(g.root.chart)
+		}
+	}
+	if wait := g.chartAt + progressRedrawEvery - now(); wait > 0 {
+		g.chartDue = true
+		after(wait, func() {
+			if g.chartDue {
+				draw()
+			}
+		})
+		return
+	}
+	draw()
+}
 
 // drawNow redraws what changed, then the page.
 func (g *glue) drawNow() {
