@@ -315,6 +315,15 @@ type spanCPU struct {
 	wall    float64 // ms
 	threads []spent // CPU by thread name, most first
 	main    []spent // the main thread's outermost events, longest first
+	workers []lane  // each worker thread's time in the span, by its first task
+}
+
+// lane is one worker thread's time in a span, ms: the wall time of its
+// tasks, and the time it ran none, before its first, between two (in
+// gaps over 2 ms, counted) and after its last.
+type lane struct {
+	busy, before, between, after float64
+	gaps                         int
 }
 
 // summarizeSpan finds the span between the last pair of sweep marks.
@@ -342,11 +351,15 @@ func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
 	}
 	by := map[string]float64{}
 	var onMain []traceEvent
+	onWorker := map[thread][]traceEvent{}
 	for _, e := range evs {
 		if e.Ph != "X" {
 			continue
 		}
 		th := thread{e.Pid, e.Tid}
+		if e.Name == "ThreadControllerImpl::RunTask" && names[th] == "DedicatedWorker thread" && e.Ts < to && e.Ts+e.Dur > from {
+			onWorker[th] = append(onWorker[th], e)
+		}
 		if th == main && e.Name != "ThreadControllerImpl::RunTask" {
 			onMain = append(onMain, e)
 		}
@@ -363,6 +376,26 @@ func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
 		by[name] += cpuWithin([]traceEvent{e}, span)
 	}
 	out := spanCPU{wall: span.Dur / 1000, main: outermost(onMain, span)}
+	for _, ts := range onWorker {
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Ts < ts[j].Ts })
+		var l lane
+		at := from // the end of the last task, clipped to the span
+		for i, e := range ts {
+			lo, hi := max(e.Ts, from), min(e.Ts+e.Dur, to)
+			l.busy += max(0, hi-lo) / 1000
+			switch gap := (lo - at) / 1000; {
+			case i == 0:
+				l.before = max(0, gap)
+			case gap > 2:
+				l.between += gap
+				l.gaps++
+			}
+			at = max(at, hi)
+		}
+		l.after = (to - at) / 1000
+		out.workers = append(out.workers, l)
+	}
+	sort.Slice(out.workers, func(i, j int) bool { return out.workers[i].before < out.workers[j].before })
 	for name, ms := range by {
 		if ms >= 1 {
 			out.threads = append(out.threads, spent{name: name, cpu: ms})
@@ -385,7 +418,14 @@ func (s spanCPU) line() string {
 			in = append(in, fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu))
 		}
 	}
-	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s", s.wall, strings.Join(th, ", "), strings.Join(in, ", "))
+	var ws []string
+	for _, l := range s.workers {
+		if l.busy < 5 {
+			continue // the other page's worker, idle
+		}
+		ws = append(ws, fmt.Sprintf("busy %.0f, idle %.0f before its first task, %.0f in %d gaps over 2 ms, %.0f after its last", l.busy, l.before, l.between, l.gaps, l.after))
+	}
+	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s; each worker's wall time (ms): %s", s.wall, strings.Join(th, ", "), strings.Join(in, ", "), strings.Join(ws, "; "))
 }
 
 // TestSummarizeSpan checks the sweep's summary on a made-up trace: CPU is
@@ -412,7 +452,10 @@ func TestSummarizeSpan(t *testing.T) {
 		t.Fatal("no span found")
 	}
 	want := []spent{{"DedicatedWorker thread", 0, 50}, {"unnamed", 0, 10}, {"main", 0, 8}}
-	if sp.wall != 100 || !slices.Equal(sp.threads, want) || !slices.Equal(sp.main, []spent{{"FunctionCall", 9, 7}}) {
-		t.Errorf("summarizeSpan = %+v, want 100 ms, threads %v, main [FunctionCall 9/7]", sp, want)
+	// The worker: busy 30 ms of its first task (clipped) and 40 of its
+	// second, 10 ms between them, 20 ms after.
+	lanes := []lane{{busy: 70, before: 0, between: 10, gaps: 1, after: 20}}
+	if sp.wall != 100 || !slices.Equal(sp.threads, want) || !slices.Equal(sp.main, []spent{{"FunctionCall", 9, 7}}) || !slices.Equal(sp.workers, lanes) {
+		t.Errorf("summarizeSpan = %+v, want 100 ms, threads %v, main [FunctionCall 9/7], workers %v", sp, want, lanes)
 	}
 }

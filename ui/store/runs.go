@@ -143,7 +143,10 @@ func (s *State) startCompare() []protocol.Message {
 // down, and its η = 1 last: the last job runs on the first worker (pick),
 // and with the best case's start kept (core) η = 1 is its cheapest run. On
 // Wine's noise lesson, LMNN, Xing and the best cases first left the first
-// worker alone at the end (a measured 2-worker timeline).
+// worker alone at the end (a measured 2-worker timeline). A sweep run
+// again on the same dataset then orders the runs between the chain and
+// the last by the seconds each took the last time, longest first
+// (longestFirst).
 func (s *State) startSweep(axis string) []protocol.Message {
 	if !s.needData() {
 		return nil
@@ -179,8 +182,72 @@ func (s *State) startSweep(axis string) []protocol.Message {
 			}
 		}
 	}
+	s.longestFirst(jobs)
 	s.Sweep = Sweep{Axis: axis, Total: len(jobs)}
 	return s.startBatch(jobs)
+}
+
+// jobKey names a sweep's run across sweeps of the same dataset.
+type jobKey struct {
+	dataset, method string
+	eta, flip       float64
+}
+
+// longestFirst orders the cold runs of a sweep that may run on any lane
+// (after the first and its warm chain, before the last, which runs on
+// lane 0: pick) by the seconds each took in the last sweep of the dataset
+// that ran it, longest first, if every one of them has run. The lanes
+// take jobs in order, so the longest start first and the shortest fill
+// the end; an order fixed in advance cannot be: on Wine's noise lesson the
+// best case took longest at η = 0.5 natively and at η = 0.9 under js/wasm
+// (their outer steps differ with the order of the sums), and with the
+// best case at η = 0.9 … 0.5 after LMNN and Xing the second worker ran
+// nothing for the last 141 of a traced sweep's 769 ms (e2e TestFigures).
+// The order changes when each run starts, never what it computes, so the
+// results are those of the fixed order.
+func (s *State) longestFirst(jobs []Job) {
+	lo := 1
+	for lo < len(jobs) && jobs[lo].Warm {
+		lo++
+	}
+	hi := len(jobs) - 1
+	for hi > lo && jobs[hi].Warm {
+		hi--
+	}
+	if hi-lo < 2 {
+		return
+	}
+	mid := jobs[lo:hi]
+	secs := make(map[int]float64, len(mid))
+	for i, j := range mid {
+		v, ok := s.took[s.keyOf(j)]
+		if !ok || j.Warm {
+			return
+		}
+		secs[i] = v
+	}
+	idx := make([]int, len(mid))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case secs[a] > secs[b]:
+			return -1
+		case secs[a] < secs[b]:
+			return 1
+		}
+		return 0
+	})
+	sorted := make([]Job, len(mid))
+	for k, i := range idx {
+		sorted[k] = mid[i]
+	}
+	copy(mid, sorted)
+}
+
+func (s *State) keyOf(j Job) jobKey {
+	return jobKey{dataset: s.Params.Dataset, method: j.Method, eta: j.Eta, flip: j.Flip}
 }
 
 // needData says whether a queue of runs can start, and if not, says why.
@@ -345,6 +412,10 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 		}
 		s.Sweep.Points = append(s.Sweep.Points, SweepPoint{X: x,
 			Method: j.Method, Err: r.ErrLearn, ErrEuclid: r.ErrEuclid, Active: r.BudgetActive, Collapsed: r.Collapsed})
+		if s.took == nil || len(s.took) > 200 {
+			s.took = map[jobKey]float64{} // a few datasets' sweeps at most
+		}
+		s.took[s.keyOf(*j)] = r.Seconds
 	}
 	return s.advance()
 }

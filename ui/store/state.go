@@ -124,6 +124,7 @@ type State struct {
 	cur        int                        // the index of Job in batch
 	inflight   map[int]int                // batch runs not yet ended: id → lane
 	held       map[int][]protocol.Message // messages of batch runs ahead of the cursor
+	took       map[jobKey]float64         // seconds each sweep run took last, for longestFirst
 	nextID     int
 	awaiting   bool // the run has ended; its result is on the way
 	restarted  bool // the message says the worker was restarted; keep it past the reload

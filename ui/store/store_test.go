@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -518,5 +519,44 @@ func TestTrainLMNNCapped(t *testing.T) {
 	Reduce(s, SetMethod{Value: spec.LMNN})
 	if m := one(t, Reduce(s, Train{}), protocol.KindTrain); m.Train.MaxIter != CompareLMNNIters {
 		t.Errorf("lmnn: MaxIter %d, want %d", m.Train.MaxIter, CompareLMNNIters)
+	}
+}
+
+// A sweep run again on the same dataset starts the runs between the chain
+// and the last by the seconds each took the last time, longest first; a
+// sweep of another dataset keeps the fixed order.
+func TestSweepLongestFirst(t *testing.T) {
+	s := ready(t)
+	// took is what each run takes: made up, none equal.
+	took := func(tr *protocol.Train) float64 {
+		return map[string]float64{"fast": 1, "lmnn": 0.3, "xing": 0.01, spec.BestCase: 0.1}[tr.Method] + tr.Eta/100
+	}
+	sweep := func() (order []string) {
+		m := one(t, Reduce(s, SweepRun{"eta"}), protocol.KindTrain)
+		for {
+			order = append(order, fmt.Sprintf("%s@%g", m.Train.Method, m.Train.Eta))
+			r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 5, Seconds: took(m.Train)}, Method: m.Train.Method}
+			out := Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
+			if len(out) == 0 {
+				return order
+			}
+			m = one(t, out, protocol.KindTrain)
+		}
+	}
+	fixed := sweep()
+	want := []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8", "xing@0.8",
+		"bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "bestcase@1"}
+	if !slices.Equal(fixed, want) {
+		t.Fatalf("first sweep ran %v, want %v", fixed, want)
+	}
+	want = []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8",
+		"bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "xing@0.8", "bestcase@1"}
+	if again := sweep(); !slices.Equal(again, want) {
+		t.Errorf("the sweep again ran %v, want %v", again, want)
+	}
+	// Another dataset: nothing measured for it, the fixed order.
+	s.Params.Dataset = "Sonar"
+	if other := sweep(); !slices.Equal(other, fixed) {
+		t.Errorf("a sweep of another dataset ran %v, want %v", other, fixed)
 	}
 }
