@@ -87,6 +87,7 @@ func (tr *tabTrace) stop(p *page) []traceEvent {
 type tracedTask struct {
 	ts        float64 // µs
 	step      string  // the last "rml-step:" mark before it
+	since     float64 // ms from that mark to the task's start
 	wall, cpu float64 // ms
 	compile   float64 // ms of CPU V8's background wasm compilation took within its span, summed over threads
 	others    float64 // ms of CPU every other thread of the browser's took within its span (the compilation's included)
@@ -152,7 +153,7 @@ func summarize(evs []traceEvent) traceSummary {
 		t := tracedTask{ts: e.Ts, wall: e.Dur / 1000, cpu: e.TDur / 1000}
 		for _, m := range marks {
 			if m.ts <= e.Ts {
-				t.step = m.step
+				t.step, t.since = m.step, (e.Ts-m.ts)/1000
 			}
 		}
 		t.compile, t.others = cpuWithin(compiles, e), cpuWithin(tasks, e)
@@ -205,7 +206,7 @@ func (s traceSummary) lines() []string {
 func (s traceSummary) details() []string {
 	var out []string
 	if len(s.long) > 0 {
-		out = append(out, "  each such task: the main thread's outermost traced events in it (wall/CPU ms, the longest four), and the CPU other threads took meanwhile (ms, by thread, the most four)")
+		out = append(out, "  each such task, by its step (+ ms from the step's start to the task's): the main thread's outermost traced events in it (wall/CPU ms, the longest four), and the CPU other threads took meanwhile (ms, by thread, the most four)")
 	}
 	for _, t := range s.long {
 		var in, th []string
@@ -222,7 +223,7 @@ func (s traceSummary) details() []string {
 				th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
 			}
 		}
-		out = append(out, fmt.Sprintf("    %s %.0f/%.0f: %s; meanwhile %s", t.step, t.wall, t.cpu, strings.Join(in, ", "), strings.Join(th, ", ")))
+		out = append(out, fmt.Sprintf("    %s (+%.0f ms) %.0f/%.0f: %s; meanwhile %s", t.step, t.since, t.wall, t.cpu, strings.Join(in, ", "), strings.Join(th, ", ")))
 	}
 	return out
 }
