@@ -87,7 +87,7 @@ func TestNewcomer(t *testing.T) {
 	}
 	p.eval(`(() => { const s = document.querySelector('[data-testid="projection-learned"]'); const r = s.getBoundingClientRect();
 		const m = s.querySelector('path.pts').getAttribute('d').match(/^M(-?[\d.]+) (-?[\d.]+)/);
-		const k = r.width / s.viewBox.baseVal.width, x = +m[1] + 3, y = +m[2];
+		const k = r.width / s.viewBox.baseVal.width, x = +m[1], y = +m[2];
 		s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + x * k, clientY: r.top + y * k, bubbles: true})); return true })()`, new(bool))
 	p.poll(`!!document.querySelector('[data-testid="point-hover"]')`, 5*time.Second)
 	if h := p.text("point-hover"); !regexp.MustCompile(`row \d+: (setosa|versicolor|virginica) \((training|test)\)`).MatchString(h) {

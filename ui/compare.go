@@ -154,7 +154,7 @@ func miniProjection(r *protocol.Result, classes int) *vecty.HTML {
 				rows = append(rows, i)
 			}
 		}
-		kids = append(kids, svg("path", vecty.Markup(vecty.Class("pts"), vecty.Style("fill", draw.ClassColour(c)), vecty.Attribute("d", sc.Markers(r.Learned, rows, draw.Circle, 1.8)))))
+		kids = append(kids, svg("path", vecty.Markup(vecty.Class("pts"), vecty.Style("stroke", draw.ClassColour(c)), vecty.Style("stroke-width", draw.DotWidth(1.8)), vecty.Attribute("d", sc.Markers(r.Learned, rows, draw.Circle, 1.8)))))
 	}
 	return svg("svg", kids...)
 }

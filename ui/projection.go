@@ -201,8 +201,9 @@ func (a markerProps) same(b markerProps) bool {
 	return a.classes == b.classes && a.n == b.n && slices.Equal(a.xy, b.xy) && slices.Equal(a.labels, b.labels) && slices.Equal(a.test, b.test)
 }
 
-// drawMarkers draws the markers as two paths per class: filled circles for
-// training rows, hollow squares for test rows.
+// drawMarkers draws the markers as two paths per class: discs for training
+// rows (round caps of zero-length segments, draw.Markers), hollow squares
+// for test rows.
 func drawMarkers(m markerProps) *vecty.HTML {
 	sc := draw.NewScatter(draw.Box{W: projW, H: projH}, m.xy, 10)
 	test := make([]bool, m.n)
@@ -224,7 +225,7 @@ func drawMarkers(m markerProps) *vecty.HTML {
 		}
 		colour := draw.ClassColour(c)
 		paths = append(paths,
-			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("fill", colour), vecty.Attribute("d", sc.Markers(m.xy, trainRows, draw.Circle, 3)))),
+			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("stroke", colour), vecty.Style("stroke-width", draw.DotWidth(3)), vecty.Attribute("d", sc.Markers(m.xy, trainRows, draw.Circle, 3)))),
 			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("stroke", colour), vecty.Attribute("d", sc.Markers(m.xy, testRows, draw.Square, 3.5)))))
 	}
 	return svg("g", paths...)

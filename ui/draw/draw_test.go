@@ -157,7 +157,7 @@ func TestScatter(t *testing.T) {
 	var circles, squares strings.Builder
 	for _, i := range rows {
 		x, y := s.At(xy[2*i], xy[2*i+1])
-		circles.WriteString("M" + f(x-3) + " " + f(y) + "a3.0 3.0 0 1 0 6.0 0a3.0 3.0 0 1 0 -6.0 0")
+		circles.WriteString("M" + f(x) + " " + f(y) + "h0")
 		squares.WriteString("M" + f(x-3.5) + " " + f(y-3.5) + "h7.0v7.0h-7.0z")
 	}
 	if got := s.Markers(xy, rows, Circle, 3); got != circles.String() {
