@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/rml-lab/rml/spec"
@@ -218,32 +219,12 @@ func (s *State) longestFirst(jobs []Job) {
 		return
 	}
 	mid := jobs[lo:hi]
-	secs := make(map[int]float64, len(mid))
-	for i, j := range mid {
-		v, ok := s.took[s.keyOf(j)]
-		if !ok || j.Warm {
+	for _, j := range mid {
+		if _, ok := s.took[s.keyOf(j)]; !ok || j.Warm {
 			return
 		}
-		secs[i] = v
 	}
-	idx := make([]int, len(mid))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case secs[a] > secs[b]:
-			return -1
-		case secs[a] < secs[b]:
-			return 1
-		}
-		return 0
-	})
-	sorted := make([]Job, len(mid))
-	for k, i := range idx {
-		sorted[k] = mid[i]
-	}
-	copy(mid, sorted)
+	slices.SortStableFunc(mid, func(a, b Job) int { return cmp.Compare(s.took[s.keyOf(b)], s.took[s.keyOf(a)]) })
 }
 
 func (s *State) keyOf(j Job) jobKey {
