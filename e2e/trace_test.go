@@ -92,6 +92,7 @@ type tracedTask struct {
 	compile   float64 // ms of CPU V8's background wasm compilation took within its span, summed over threads
 	others    float64 // ms of CPU every other thread of the browser's took within its span (the compilation's included)
 	inside    []spent // the main thread's outermost traced events within it, longest first
+	renders   []spent // the panels it rendered (wall ms, from the "rml-render:" marks), longest first
 	threads   []spent // the CPU other threads took within its span, by thread name, most first
 }
 
@@ -116,14 +117,18 @@ func summarize(evs []traceEvent) traceSummary {
 		ts   float64
 		step string
 	}
-	var marks []mark
+	var marks, renders []mark
 	var main thread
 	for _, e := range evs {
 		if s, ok := strings.CutPrefix(e.Name, "rml-step:"); ok {
 			marks = append(marks, mark{e.Ts, s})
 			main = thread{e.Pid, e.Tid}
 		}
+		if s, ok := strings.CutPrefix(e.Name, "rml-render:"); ok {
+			renders = append(renders, mark{e.Ts, s})
+		}
 	}
+	sort.Slice(renders, func(i, j int) bool { return renders[i].ts < renders[j].ts })
 	var sum traceSummary
 	if len(marks) == 0 {
 		return sum // no step marked: no main thread to speak of
@@ -158,6 +163,23 @@ func summarize(evs []traceEvent) traceSummary {
 		}
 		t.compile, t.others = cpuWithin(compiles, e), cpuWithin(tasks, e)
 		t.inside = outermost(onMain, e)
+		// Each panel's render runs from its mark to the next panel's, or
+		// to the task's end.
+		by := map[string]float64{}
+		for i, m := range renders {
+			if m.ts < e.Ts || m.ts > e.Ts+e.Dur {
+				continue
+			}
+			end := e.Ts + e.Dur
+			if i+1 < len(renders) && renders[i+1].ts < end {
+				end = renders[i+1].ts
+			}
+			by[m.step] += (end - m.ts) / 1000
+		}
+		for name, ms := range by {
+			t.renders = append(t.renders, spent{name: name, wall: ms})
+		}
+		sort.Slice(t.renders, func(i, j int) bool { return t.renders[i].wall > t.renders[j].wall })
 		byThread := map[string]float64{}
 		for _, c := range tasks {
 			name := names[thread{c.Pid, c.Tid}]
@@ -206,7 +228,7 @@ func (s traceSummary) lines() []string {
 func (s traceSummary) details() []string {
 	var out []string
 	if len(s.long) > 0 {
-		out = append(out, "  each such task, by its step (+ ms from the step's start to the task's): the main thread's outermost traced events in it (wall/CPU ms, the longest four), and the CPU other threads took meanwhile (ms, by thread, the most four)")
+		out = append(out, "  each such task, by its step (+ ms from the step's start to the task's): the main thread's outermost traced events in it (wall/CPU ms, the longest four; then the panels it rendered, from their \"rml-render:\" marks), and the CPU other threads took meanwhile (ms, by thread, the most four)")
 	}
 	for _, t := range s.long {
 		var in, th []string
@@ -218,6 +240,15 @@ func (s traceSummary) details() []string {
 			}
 		}
 		in = append(in, fmt.Sprintf("in no traced event %.0f", max(0, t.wall-covered)))
+		if len(t.renders) > 0 {
+			var rs []string
+			for i, r := range t.renders {
+				if i < 4 {
+					rs = append(rs, fmt.Sprintf("%s %.0f", r.name, r.wall))
+				}
+			}
+			in = append(in, "panels rendered (wall ms): "+strings.Join(rs, ", "))
+		}
 		for i, c := range t.threads {
 			if i < 4 {
 				th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
@@ -458,5 +489,26 @@ func TestSummarizeSpan(t *testing.T) {
 	lanes := []lane{{busy: 70, before: 0, between: 10, gaps: 1, after: 20}}
 	if sp.wall != 100 || !slices.Equal(sp.threads, want) || !slices.Equal(sp.main, []spent{{"FunctionCall", 9, 7}}) || !slices.Equal(sp.workers, lanes) {
 		t.Errorf("summarizeSpan = %+v, want 100 ms, threads %v, main [FunctionCall 9/7], workers %v", sp, want, lanes)
+	}
+}
+
+// TestSummarizeRenders checks that a long task's panels are timed from
+// each "rml-render:" mark to the next one within it, or to its end.
+func TestSummarizeRenders(t *testing.T) {
+	evs := []traceEvent{
+		{Name: "rml-step:train", Ph: "R", Tid: 1, Ts: 0},
+		{Name: "ThreadControllerImpl::RunTask", Ph: "X", Tid: 1, Ts: 1000, Dur: 60000, TDur: 50000},
+		{Name: "rml-render:chart", Ph: "R", Tid: 1, Ts: 2000},
+		{Name: "rml-render:projection", Ph: "R", Tid: 1, Ts: 12000},
+		{Name: "rml-render:result", Ph: "R", Tid: 1, Ts: 52000},
+		{Name: "rml-render:page", Ph: "R", Tid: 1, Ts: 90000}, // in a later task
+	}
+	sum := summarize(evs)
+	if len(sum.long) != 1 {
+		t.Fatalf("%d long tasks, want 1", len(sum.long))
+	}
+	want := []spent{{"projection", 40, 0}, {"chart", 10, 0}, {"result", 9, 0}}
+	if got := sum.long[0].renders; !slices.Equal(got, want) {
+		t.Errorf("renders %v, want %v", got, want)
 	}
 }

@@ -39,7 +39,7 @@ type App struct {
 func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value)) {
 	a.chart = &Chart{dispatch: d}
 	a.guide = &Guide{}
-	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview, Same: PreviewProps.same}}
+	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview, Same: PreviewProps.same, Name: "preview"}}
 	a.proj = &Projections{Dispatch: d}
 	a.heat = &Heatmap{}
 	a.sus = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML {
@@ -47,13 +47,13 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 			return elem.Div()
 		}
 		return suspects(p.Result, p.Data, p.Edits, d)
-	}, Same: ResultProps.same}
-	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d, a.heat, a.sus) }, Same: ResultProps.same}
-	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }}
-	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }}
-	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }}
-	a.side = &Memo[SideProps]{Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, openTriplets) }}
-	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }}
+	}, Same: ResultProps.same, Name: "suspects"}
+	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d, a.heat, a.sus) }, Same: ResultProps.same, Name: "result"}
+	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }, Name: "compare"}
+	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }, Name: "sweep"}
+	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }, Name: "params"}
+	a.side = &Memo[SideProps]{Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, openTriplets) }, Name: "side"}
+	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }, Name: "lesson"}
 }
 
 // syncViews sets the props of the panels from the store and returns, in
@@ -125,6 +125,7 @@ type redrawable interface {
 func (a *App) Render() vecty.ComponentOrHTML {
 	// The panels' props were set by syncViews (glue.redraw, or Run before
 	// the first render).
+	markRender("page")
 	s := a.glue.state
 	res := a.shown
 	view := s.Params.View

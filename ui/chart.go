@@ -108,6 +108,7 @@ const chartW, chartH = 560.0, 240.0
 
 func (c *Chart) Render() vecty.ComponentOrHTML {
 	c.rendered = true
+	markRender("chart")
 	s := c.Props
 	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
 	box := draw.Box{X: 60, Y: 12, W: chartW - 72, H: chartH - 46}

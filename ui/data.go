@@ -103,6 +103,7 @@ func (p *DataPanel) SkipRender(prev vecty.Component) bool {
 
 func (p *DataPanel) Render() vecty.ComponentOrHTML {
 	p.rendered = true
+	markRender("data")
 	s, d := p.Props, p.Dispatch
 	var opts []vecty.MarkupOrChild
 	opts = append(opts, vecty.Markup(vecty.Data("testid", "dataset-select"), vecty.Attribute("aria-label", "dataset"),

@@ -358,7 +358,7 @@ func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 	f.Call("arrayBuffer").Call("then", ok, fail)
 }
 
-func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+func now() float64 { return performance.Call("now").Float() }
 
 // heard notes what a message from the worker proves: the run a Stop was
 // sent for has ended when its last message (a final progress, its result,

@@ -46,6 +46,7 @@ const projW, projH = 300.0, 280.0
 
 func (p *Projections) Render() vecty.ComponentOrHTML {
 	p.rendered = true
+	markRender("projection")
 	r := p.Result
 	if p.views[0] == nil {
 		p.views = [2]*projView{{hover: -1}, {hover: -1}}

@@ -371,6 +371,7 @@ func (h *Heatmap) layout() (size, m, cell float64) {
 
 func (h *Heatmap) Render() vecty.ComponentOrHTML {
 	h.rendered = true
+	markRender("heatmap")
 	r := h.Result
 	readout := "Hover over the matrix to read an entry."
 	if r == nil {

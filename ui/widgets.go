@@ -32,7 +32,10 @@ type Memo[P any] struct {
 	Draw  func(P) *vecty.HTML `vecty:"prop"`
 	// Same, if set, compares props instead of reflect.DeepEqual (which
 	// walks a dataset's rows when two pointers differ).
-	Same     func(a, b P) bool
+	Same func(a, b P) bool
+	// Name, if set, marks each render for a trace (markRender): the
+	// panels the glue redraws on their own have one.
+	Name     string
 	rendered bool // it has been rendered: vecty.Rerender may be called on it
 }
 
@@ -50,8 +53,21 @@ func (m *Memo[P]) SkipRender(prev vecty.Component) bool {
 
 func (m *Memo[P]) Render() vecty.ComponentOrHTML {
 	m.rendered = true
+	if m.Name != "" {
+		markRender(m.Name)
+	}
 	return m.Draw(m.Props)
 }
+
+// performance is the page's Performance object.
+var performance = js.Global().Get("performance")
+
+// markRender marks, as the performance mark "rml-render:"+name, that a
+// panel the glue redraws on its own starts to render. Vecty renders those
+// panels one after another in an animation frame, each reconciled before
+// the next starts, so in a trace the time from one mark to the next is a
+// panel's render: e2e TestVisitLongTasks names the panels a long task drew.
+func markRender(name string) { performance.Call("mark", "rml-render:"+name) }
 
 func (m *Memo[P]) wasRendered() bool { return m.rendered }
 
