@@ -32,7 +32,14 @@ type Chart struct {
 	pyrRun   int          // the run it summarizes
 	curve    draw.Curve   // the layout last drawn, for hovering
 	drawn    bool
-	rendered bool // it has been rendered: vecty.Rerender may be called on it
+	rendered bool   // it has been rendered: vecty.Rerender may be called on it
+	pathBuf  []byte // the curve's path data, kept from one redraw to the next
+}
+
+// path returns the curve's path data, built in c.pathBuf.
+func (c *Chart) path(cv draw.Curve, ti, gi []float64) string {
+	c.pathBuf = cv.AppendPath(c.pathBuf, ti, gi)
+	return string(c.pathBuf)
 }
 
 // SkipRender skips the chart while nothing it shows changed: without it
@@ -155,7 +162,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 				svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
 				svg("text", vecty.Markup(vecty.Class("tol-label"), vecty.Attribute("x", box.X+box.W-4), vecty.Attribute("y", y-4), vecty.Attribute("text-anchor", "end")), vecty.Text("stop")))
 		}
-		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", cv.Path(ti, gi)))))
+		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", c.path(cv, ti, gi)))))
 		if c.hovered && c.hover >= 0 && c.hover < len(iters) {
 			x, y := cv.X(iters[c.hover]), cv.Y(gaps[c.hover])
 			anchor, tx := "start", x+6

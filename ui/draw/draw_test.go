@@ -46,6 +46,10 @@ func TestCurvePath(t *testing.T) {
 			t.Fatal("no curve")
 		}
 		d := c.Path(iters, gaps)
+		// AppendPath into a used buffer writes the same data.
+		if got := string(c.AppendPath([]byte("left over from an earlier draw"), iters, gaps)); got != d {
+			t.Errorf("n=%d: AppendPath into a used buffer differs from Path", n)
+		}
 		cmds := strings.Count(d, "L") + strings.Count(d, "M")
 		// At most four points per pixel column, and never more than the data.
 		if cmds > 4*(int(box.W)+1) || (n <= 7 && cmds != 4*n) {
