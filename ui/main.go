@@ -54,14 +54,14 @@ type glue struct {
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
-	nHelpers int                      // how many to start once the page is idle
-	started  bool                     // they were started for this lane 0
-	lastLane int                      // the highest lane a helper was given
-	replaced int                      // helpers that died and were replaced, for this lane 0
-	sent     map[int]protocol.Message // Load and Triplets requests lane 0 has not answered
-	data     []protocol.Message       // what lane 0 holds: its last Load read, and the Triplets read after it
-	dataGen  int                      // counts the Loads data has held, so a helper can tell its copy is another dataset's
-	feedDue  bool                     // a check whether the helpers can be fed is scheduled (feedHelpers)
+	nHelpers int                 // how many to start once the page is idle
+	started  bool                // they were started for this lane 0
+	lastLane int                 // the highest lane a helper was given
+	replaced int                 // helpers that died and were replaced, for this lane 0
+	sent     map[int]dataRequest // Load and Triplets requests lane 0 has not answered
+	data     []dataRequest       // what lane 0 holds: its last Load read, and the Triplets read after it
+	dataGen  int                 // counts the Loads data has held, so a helper can tell its copy is another dataset's
+	feedDue  bool                // a check whether the helpers can be fed is scheduled (feedHelpers)
 
 	// The watchdog's view (performance.now() times, in ms).
 	stopID    int     // the run a Stop was sent for, until it ends

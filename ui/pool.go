@@ -76,14 +76,30 @@ func (g *glue) send(m protocol.Message) {
 		target = g.helpers[i].worker
 	}
 	if m.Kind == protocol.KindLoad || m.Kind == protocol.KindTriplets {
-		if g.sent == nil {
-			g.sent = map[int]protocol.Message{}
+		// Encoded once and kept: the helpers get copies of it
+		// (jsmsg.PostCopy), not a second encoding on this thread.
+		enc, err := jsmsg.Encode(m)
+		if err != nil {
+			store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
+			return
 		}
-		g.sent[m.ID] = m
+		if g.sent == nil {
+			g.sent = map[int]dataRequest{}
+		}
+		g.sent[m.ID] = dataRequest{id: m.ID, enc: enc}
+		jsmsg.PostCopy(target, enc)
+		return
 	}
 	if err := jsmsg.Post(target, m); err != nil {
 		store.Reduce(g.state, store.Invalid{Message: "Could not send the request to the solver: " + err.Error()})
 	}
+}
+
+// dataRequest is a Load or Triplets request as sent to lane 0: its id and
+// its encoding, which the helpers are sent copies of.
+type dataRequest struct {
+	id  int
+	enc js.Value
 }
 
 // copyData notes a reply of lane 0: a Load or Triplets request it read
@@ -96,7 +112,7 @@ func (g *glue) copyData(m protocol.Message) {
 	delete(g.sent, m.ID)
 	switch m.Kind {
 	case protocol.KindDataset:
-		g.data = []protocol.Message{req}
+		g.data = []dataRequest{req}
 		g.dataGen++
 	case protocol.KindTripletSet:
 		g.data = append(g.data, req)
@@ -143,12 +159,9 @@ func (g *glue) feedHelpers() {
 }
 
 // feed sends a data request to helper h.
-func (g *glue) feed(h *helper, m protocol.Message) {
-	h.pending[m.ID] = true
-	if err := jsmsg.Post(h.worker, m); err != nil {
-		delete(h.pending, m.ID)
-		g.lose(h, err.Error())
-	}
+func (g *glue) feed(h *helper, r dataRequest) {
+	h.pending[r.id] = true
+	jsmsg.PostCopy(h.worker, r.enc)
 }
 
 // synced lists the lanes of the helpers that hold lane 0's data.

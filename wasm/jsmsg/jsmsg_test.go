@@ -85,3 +85,31 @@ func TestReceiveRefuses(t *testing.T) {
 		}
 	}
 }
+
+// An encoded message posted by copies arrives whole each time, and the
+// encoded object stays as it was: the page posts one Load to several
+// workers so.
+func TestPostCopy(t *testing.T) {
+	port, got := receiver(t)
+	csv := "a,b,label\n" + strings.Repeat("1.5,-2e-3,x\n", 2<<20/12)
+	m := protocol.Message{ID: 9, Kind: protocol.KindLoad, Load: &protocol.Load{CSV: csv, FileName: "up.csv", TestFrac: 0.15, Seed: 3}}
+	p := protocol.Message{ID: 3, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-300}}}
+	for _, m := range []protocol.Message{m, p} {
+		obj, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.V = protocol.Version
+		for i := range 3 {
+			PostCopy(port, obj)
+			if back := next(t, got); !reflect.DeepEqual(back, m) {
+				t.Errorf("%s, copy %d: got back %+.80v, want %+.80v", m.Kind, i, back, m)
+			}
+		}
+		// The original can still be transferred once.
+		port.Call("postMessage", obj, transferOf(obj))
+		if back := next(t, got); !reflect.DeepEqual(back, m) {
+			t.Errorf("%s, the original: got back %+.80v", m.Kind, back)
+		}
+	}
+}
