@@ -83,6 +83,62 @@ func (tr *tabTrace) stop(p *page) []traceEvent {
 	return tr.evs
 }
 
+// thread is a thread of the browser, across its processes.
+type thread struct{ pid, tid int }
+
+func threadOf(e traceEvent) thread { return thread{e.Pid, e.Tid} }
+
+// threadNames maps each thread to its name (its "thread_name" metadata
+// event), "" if it has none.
+func threadNames(evs []traceEvent) map[thread]string {
+	names := map[thread]string{}
+	for _, e := range evs {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			names[threadOf(e)] = e.Args.Name
+		}
+	}
+	return names
+}
+
+// isTask reports whether e is a task of a thread ("toplevel").
+func isTask(e traceEvent) bool {
+	return e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "ThreadPool_RunTask")
+}
+
+// cpuByThread returns the CPU the tasks took within w's span, by thread
+// name ("main" for main, "unnamed" for a thread without a name), those of
+// 1 ms or more, most first.
+func cpuByThread(tasks []traceEvent, names map[thread]string, main thread, w traceEvent) []spent {
+	by := map[string]float64{}
+	for _, c := range tasks {
+		name := names[threadOf(c)]
+		switch {
+		case threadOf(c) == main:
+			name = "main"
+		case name == "":
+			name = "unnamed"
+		}
+		by[name] += cpuWithin([]traceEvent{c}, w)
+	}
+	var out []spent
+	for name, ms := range by {
+		if ms >= 1 {
+			out = append(out, spent{name: name, cpu: ms})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].cpu > out[j].cpu })
+	return out
+}
+
+// top formats the first n of sp by f, joined by commas.
+func top(sp []spent, n int, f func(spent) string) string {
+	var out []string
+	for _, c := range sp[:min(n, len(sp))] {
+		out = append(out, f(c))
+	}
+	return strings.Join(out, ", ")
+}
+
 // tracedTask is one of the page's main-thread tasks in a trace.
 type tracedTask struct {
 	ts        float64 // µs
@@ -112,7 +168,6 @@ type traceSummary struct {
 // "rml-step:" marks; visit marks its first step at once) and its tasks
 // over 50 ms.
 func summarize(evs []traceEvent) traceSummary {
-	type thread struct{ pid, tid int }
 	type mark struct {
 		ts   float64
 		step string
@@ -122,7 +177,7 @@ func summarize(evs []traceEvent) traceSummary {
 	for _, e := range evs {
 		if s, ok := strings.CutPrefix(e.Name, "rml-step:"); ok {
 			marks = append(marks, mark{e.Ts, s})
-			main = thread{e.Pid, e.Tid}
+			main = threadOf(e)
 		}
 		if s, ok := strings.CutPrefix(e.Name, "rml-render:"); ok {
 			renders = append(renders, mark{e.Ts, s})
@@ -135,15 +190,12 @@ func summarize(evs []traceEvent) traceSummary {
 	}
 	sort.Slice(marks, func(i, j int) bool { return marks[i].ts < marks[j].ts })
 	var compiles, tasks, onMain []traceEvent
-	names := map[thread]string{}
+	names := threadNames(evs)
 	for _, e := range evs {
-		if e.Ph == "M" && e.Name == "thread_name" {
-			names[thread{e.Pid, e.Tid}] = e.Args.Name
-		}
-		if e.Ph == "X" && (thread{e.Pid, e.Tid}) == main && e.Name != "ThreadControllerImpl::RunTask" {
+		if e.Ph == "X" && threadOf(e) == main && e.Name != "ThreadControllerImpl::RunTask" {
 			onMain = append(onMain, e)
 		}
-		if e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "ThreadPool_RunTask") && (thread{e.Pid, e.Tid}) != main {
+		if isTask(e) && threadOf(e) != main {
 			tasks = append(tasks, e)
 		}
 		if e.Ph == "X" && e.Name == "wasm.ExecuteCompilationUnits" {
@@ -152,7 +204,7 @@ func summarize(evs []traceEvent) traceSummary {
 		}
 	}
 	for _, e := range evs {
-		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || e.Dur <= 50000 || (thread{e.Pid, e.Tid}) != main {
+		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || e.Dur <= 50000 || threadOf(e) != main {
 			continue
 		}
 		t := tracedTask{ts: e.Ts, wall: e.Dur / 1000, cpu: e.TDur / 1000}
@@ -180,20 +232,7 @@ func summarize(evs []traceEvent) traceSummary {
 			t.renders = append(t.renders, spent{name: name, wall: ms})
 		}
 		sort.Slice(t.renders, func(i, j int) bool { return t.renders[i].wall > t.renders[j].wall })
-		byThread := map[string]float64{}
-		for _, c := range tasks {
-			name := names[thread{c.Pid, c.Tid}]
-			if name == "" {
-				name = "unnamed"
-			}
-			byThread[name] += cpuWithin([]traceEvent{c}, e)
-		}
-		for name, ms := range byThread {
-			if ms >= 1 {
-				t.threads = append(t.threads, spent{name: name, cpu: ms})
-			}
-		}
-		sort.Slice(t.threads, func(i, j int) bool { return t.threads[i].cpu > t.threads[j].cpu })
+		t.threads = cpuByThread(tasks, names, main, e)
 		sum.long = append(sum.long, t)
 	}
 	sort.Slice(sum.long, func(i, j int) bool { return sum.long[i].ts < sum.long[j].ts })
@@ -231,33 +270,22 @@ func (s traceSummary) details() []string {
 		out = append(out, "  each such task, by its step (+ ms from the step's start to the task's): the main thread's outermost traced events in it (wall/CPU ms, the longest four; then the panels it rendered, from their \"rml-render:\" marks), and the CPU other threads took meanwhile (ms, by thread, the most four)")
 	}
 	for _, t := range s.long {
-		var in, th []string
 		covered := 0.0
-		for i, c := range t.inside {
+		for _, c := range t.inside {
 			covered += c.wall
-			if i < 4 {
-				in = append(in, fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu))
-			}
 		}
-		in = append(in, fmt.Sprintf("in no traced event %.0f", max(0, t.wall-covered)))
+		in := top(t.inside, 4, wallCPU) + fmt.Sprintf(", in no traced event %.0f", max(0, t.wall-covered))
 		if len(t.renders) > 0 {
-			var rs []string
-			for i, r := range t.renders {
-				if i < 4 {
-					rs = append(rs, fmt.Sprintf("%s %.0f", r.name, r.wall))
-				}
-			}
-			in = append(in, "panels rendered (wall ms): "+strings.Join(rs, ", "))
+			in += ", panels rendered (wall ms): " + top(t.renders, 4, func(r spent) string { return fmt.Sprintf("%s %.0f", r.name, r.wall) })
 		}
-		for i, c := range t.threads {
-			if i < 4 {
-				th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
-			}
-		}
-		out = append(out, fmt.Sprintf("    %s (+%.0f ms) %.0f/%.0f: %s; meanwhile %s", t.step, t.since, t.wall, t.cpu, strings.Join(in, ", "), strings.Join(th, ", ")))
+		out = append(out, fmt.Sprintf("    %s (+%.0f ms) %.0f/%.0f: %s; meanwhile %s", t.step, t.since, t.wall, t.cpu, in, top(t.threads, 4, cpuOnly)))
 	}
 	return out
 }
+
+// wallCPU and cpuOnly format a spent for a report.
+func wallCPU(c spent) string { return fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu) }
+func cpuOnly(c spent) string { return fmt.Sprintf("%s %.0f", c.name, c.cpu) }
 
 // outermost returns the events of evs (one thread's, sorted or not) that
 // lie within w's span and inside no other such event, merged by name and
@@ -360,13 +388,12 @@ type lane struct {
 
 // summarizeSpan finds the span between the last pair of sweep marks.
 func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
-	type thread struct{ pid, tid int }
 	var from, to float64
 	var main thread
 	for _, e := range evs {
 		switch e.Name {
 		case "rml-sweep:start":
-			from, main = e.Ts, thread{e.Pid, e.Tid}
+			from, main = e.Ts, threadOf(e)
 		case "rml-sweep:end":
 			to = e.Ts
 		}
@@ -375,39 +402,25 @@ func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
 		return spanCPU{}, false
 	}
 	span := traceEvent{Ts: from, Dur: to - from}
-	names := map[thread]string{}
-	for _, e := range evs {
-		if e.Ph == "M" && e.Name == "thread_name" {
-			names[thread{e.Pid, e.Tid}] = e.Args.Name
-		}
-	}
-	by := map[string]float64{}
-	var onMain []traceEvent
+	names := threadNames(evs)
+	var onMain, tasks []traceEvent
 	onWorker := map[thread][]traceEvent{}
 	for _, e := range evs {
 		if e.Ph != "X" {
 			continue
 		}
-		th := thread{e.Pid, e.Tid}
+		th := threadOf(e)
 		if e.Name == "ThreadControllerImpl::RunTask" && names[th] == "DedicatedWorker thread" && e.Ts < to && e.Ts+e.Dur > from {
 			onWorker[th] = append(onWorker[th], e)
 		}
 		if th == main && e.Name != "ThreadControllerImpl::RunTask" {
 			onMain = append(onMain, e)
 		}
-		if e.Name != "ThreadControllerImpl::RunTask" && e.Name != "ThreadPool_RunTask" {
-			continue
+		if isTask(e) {
+			tasks = append(tasks, e)
 		}
-		name := names[th]
-		switch {
-		case th == main:
-			name = "main"
-		case name == "":
-			name = "unnamed"
-		}
-		by[name] += cpuWithin([]traceEvent{e}, span)
 	}
-	out := spanCPU{wall: span.Dur / 1000, main: outermost(onMain, span)}
+	out := spanCPU{wall: span.Dur / 1000, main: outermost(onMain, span), threads: cpuByThread(tasks, names, main, span)}
 	for _, ts := range onWorker {
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Ts < ts[j].Ts })
 		var l lane
@@ -428,28 +441,11 @@ func summarizeSpan(evs []traceEvent) (spanCPU, bool) {
 		out.workers = append(out.workers, l)
 	}
 	sort.Slice(out.workers, func(i, j int) bool { return out.workers[i].before < out.workers[j].before })
-	for name, ms := range by {
-		if ms >= 1 {
-			out.threads = append(out.threads, spent{name: name, cpu: ms})
-		}
-	}
-	sort.Slice(out.threads, func(i, j int) bool { return out.threads[i].cpu > out.threads[j].cpu })
 	return out, true
 }
 
 // line reports the span: CPU by thread, then the main thread's events.
 func (s spanCPU) line() string {
-	var th, in []string
-	for i, c := range s.threads {
-		if i < 6 {
-			th = append(th, fmt.Sprintf("%s %.0f", c.name, c.cpu))
-		}
-	}
-	for i, c := range s.main {
-		if i < 5 {
-			in = append(in, fmt.Sprintf("%s %.0f/%.0f", c.name, c.wall, c.cpu))
-		}
-	}
 	var ws []string
 	for _, l := range s.workers {
 		if l.busy < 5 {
@@ -457,7 +453,7 @@ func (s spanCPU) line() string {
 		}
 		ws = append(ws, fmt.Sprintf("busy %.0f, idle %.0f before its first task, %.0f in %d gaps over 2 ms, %.0f after its last", l.busy, l.before, l.between, l.gaps, l.after))
 	}
-	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s; each worker's wall time (ms): %s", s.wall, strings.Join(th, ", "), strings.Join(in, ", "), strings.Join(ws, "; "))
+	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s; each worker's wall time (ms): %s", s.wall, top(s.threads, 6, cpuOnly), top(s.main, 5, wallCPU), strings.Join(ws, "; "))
 }
 
 // TestSummarizeSpan checks the sweep's summary on a made-up trace: CPU is

@@ -33,9 +33,10 @@ import (
 // A Chromium trace of the visit (trace_test.go) reports, for each task
 // over 50 ms, the main thread's CPU time in it beside its wall time, and
 // how much compiling V8 did on its background threads meanwhile (on 2
-// cores a task that waits for a core is as long as one that computes), the
-// main thread's outermost traced events in it and the other threads' CPU
-// by thread.
+// cores a task that waits for a core is as long as one that computes), how
+// long after its step began it started, the main thread's outermost traced
+// events in it, the panels it rendered ("rml-render:" marks) and the other
+// threads' CPU by thread.
 // Then the page is reloaded and the same visit made again, as a returning
 // visitor would (V8 reads the code it cached, and compiles much of it again:
 // docs/figures.md).

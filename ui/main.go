@@ -47,10 +47,8 @@ type glue struct {
 	shown       store.Params // the settings the address holds (or will, once addressDue is done)
 	addressDue  bool         // a task to write shown to the address is scheduled
 	redraws     int          // redraws asked for (redraw)
-	redrawnAt   float64      // when the last redraw was done (performance.now(), ms)
-	redrawDue   bool         // a redraw is scheduled (redraw, during a batch)
-	chartAt     float64      // when a progress message last redrew the chart (performance.now(), ms)
-	chartDue    bool         // a redraw of the chart by progress is scheduled (chartLater)
+	redrawn     throttle     // the page's redraws (drawNow), at most every batchRedrawEvery during a batch
+	charted     throttle     // the chart's redraws by progress (drawChart), at most every progressRedrawEvery
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
@@ -143,7 +141,7 @@ func (g *glue) Dispatch(a store.Action) {
 	// most every progressRedrawEvery, so a run costs the main thread a few
 	// milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
-		g.chartLater()
+		g.charted.call(progressRedrawEvery, g.drawChart)
 		return
 	}
 	_, reply := a.(store.Reply)
@@ -186,19 +184,10 @@ func (g *glue) redraw(reply bool) {
 	g.redraws++
 	js.Global().Set("__rmlRedraws", g.redraws)
 	if reply && g.inBatch() {
-		if wait := g.redrawnAt + batchRedrawEvery - now(); wait > 0 {
-			if !g.redrawDue {
-				g.redrawDue = true
-				after(wait, func() {
-					if g.redrawDue { // not drawn since (the batch's end draws at once)
-						g.drawNow()
-					}
-				})
-			}
-			return
-		}
+		g.redrawn.call(batchRedrawEvery, g.drawNow)
+		return
 	}
-	g.drawNow()
+	g.drawNow() // a redraw due is then dropped (the batch's end draws at once)
 }
 
 // batchRedrawEvery is the least time between two redraws while a batch
@@ -215,38 +204,49 @@ const batchRedrawEvery = 150
 // (e2e TestVisitLongTasks). Four redraws a second still show Δ_t fall.
 const progressRedrawEvery = 250
 
-// chartLater redraws the chart with the latest progress, now if it was
-// last redrawn progressRedrawEvery ago, else then (one redraw for all the
-// messages between). A batch's runs leave the chart as it was
-// (App.syncViews), and a hidden chart, never rendered, is left alone:
-// Vecty panics on a Rerender of it (hide=chart crashed the page at its
-// first progress message).
-func (g *glue) chartLater() {
-	if g.chartDue {
+// drawChart redraws the chart with the latest progress. A batch's runs
+// leave the chart as it was (App.syncViews), and a hidden chart, never
+// rendered, is left alone: Vecty panics on a Rerender of it (hide=chart
+// crashed the page at its first progress message).
+func (g *glue) drawChart() {
+	g.charted.done()
+	if g.root.chart.wasRendered() && !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
+		vecty.Rerender(g.root.chart)
+	}
+}
+
+// throttle runs a redraw at most once per interval: at once if the last
+// one was that long ago, else once at the interval's end for every call
+// between. A redraw done meanwhile by other means (done) drops the one due.
+type throttle struct {
+	at  float64 // when the last redraw was done (performance.now(), ms)
+	due bool    // a redraw is scheduled
+}
+
+// call runs f (which calls t.done) now, or schedules it, as above.
+func (t *throttle) call(every float64, f func()) {
+	if t.due {
 		return
 	}
-	draw := func() {
-		g.chartAt, g.chartDue = now(), false
-		if g.root.chart.wasRendered() && !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
-			vecty.Rerender(g.root.chart)
-		}
-	}
-	if wait := g.chartAt + progressRedrawEvery - now(); wait > 0 {
-		g.chartDue = true
+	if wait := t.at + every - now(); wait > 0 {
+		t.due = true
 		after(wait, func() {
-			if g.chartDue {
-				draw()
+			if t.due { // not done since
+				f()
 			}
 		})
 		return
 	}
-	draw()
+	f()
 }
+
+// done notes a redraw done now.
+func (t *throttle) done() { t.at, t.due = now(), false }
 
 // drawNow redraws what changed, then the page.
 func (g *glue) drawNow() {
 	a := g.root
-	g.redrawnAt, g.redrawDue = now(), false
+	g.redrawn.done()
 	for _, c := range a.syncViews() {
 		vecty.Rerender(c)
 	}

@@ -135,16 +135,15 @@ func (g *glue) feedHelpers() {
 	s := g.state
 	quiet := s.Status != store.Running && !s.Loading && now()-g.heardAt >= helperQuiet
 	if g.inBatch() || quiet {
-		for _, h := range slices.Clone(g.helpers) { // feed may lose h
+		for _, h := range g.helpers {
 			if !h.ready {
 				continue
 			}
 			if h.gen != g.dataGen {
 				h.gen, h.fed = g.dataGen, 0
 			}
-			for h.fed < len(g.data) && slices.Contains(g.helpers, h) {
+			for ; h.fed < len(g.data); h.fed++ {
 				g.feed(h, g.data[h.fed])
-				h.fed++
 			}
 		}
 		return
