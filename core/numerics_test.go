@@ -718,3 +718,64 @@ func TestKernelsAgainstNaive(t *testing.T) {
 		}
 	}
 }
+
+// FISTA's primal average offers Σ θ_j A(q_j) / Σ θ_j (or its best
+// multiple) with its exact value: checked against A(q_j) = π₊(Σ q_i K_i)/λ
+// formed per triplet and eigendecomposed by gonum's EigenSym, and P of the
+// offered matrix computed per triplet (primalDirect), in both cases of the
+// best-multiple search.
+func TestPrimalAverageExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	p := randomProblem(rng, 20, 4, 90, 0.7, 0.5)
+	d := 4
+	for _, scale := range []bool{false, true} {
+		c := newCertificate(p, nil)
+		c.scalePrimal = scale
+		var v primalAverage
+		want := mat.NewSymDense(d, nil)
+		var wsum float64
+		m, g := make([]float64, d*d), make([]float64, len(p.Triplets))
+		for j := 0; j < primalAverageEvery; j++ {
+			q := make([]float64, len(p.Triplets))
+			for i := range q {
+				q[i] = rng.Float64()
+			}
+			if _, _, err := c.evalFull(m, q, g, eigPositive); err != nil {
+				t.Fatal(err)
+			}
+			// A(q) per triplet, independently.
+			a := mat.NewSymDense(d, nil)
+			for i, tr := range p.Triplets {
+				a.AddSym(a, scaled(q[i], kTriplet(p, tr)))
+			}
+			projectPSD(a)
+			theta := 1 + float64(j)/3
+			want.AddSym(want, scaled(theta/p.Lambda, a))
+			wsum += theta
+			c.bestP = math.Inf(1) // accept whatever is offered
+			c.primalIsA = false
+			v.add(c, theta)
+			if offered := c.primalIsA; offered != (j == primalAverageEvery-1) {
+				t.Fatalf("scale %v: after %d points the average offered: %v", scale, j+1, offered)
+			}
+		}
+		want.ScaleSym(1/wsum, want)
+		got := mat.NewSymDense(d, slices.Clone(c.primalA))
+		if direct := primalDirect(p, got); !relClose(c.bestP, direct, 1e-9) {
+			t.Errorf("scale %v: offered P = %v, direct P = %v", scale, c.bestP, direct)
+		}
+		// got = s·want with s = 1 without the search, s ≥ 0 with it.
+		s := mat.Sum(mulElem(got, want)) / mat.Sum(mulElem(want, want))
+		if !scale && !relClose(s, 1, 1e-12) || s < 0 {
+			t.Errorf("scale %v: offered %v × the average", scale, s)
+		}
+		var diff mat.SymDense
+		diff.AddSym(got, scaled(-s, want))
+		if n := mat.Norm(&diff, 2); n > 1e-12*mat.Norm(want, 2) {
+			t.Errorf("scale %v: offered matrix is not a multiple of the average: ‖got − s·want‖ = %v", scale, n)
+		}
+		if scale && primalDirect(p, got) > primalDirect(p, want)*(1+1e-12) {
+			t.Errorf("the best multiple has P = %v > P(average) = %v", primalDirect(p, got), primalDirect(p, want))
+		}
+	}
+}

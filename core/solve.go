@@ -163,9 +163,10 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 // fastParts are the fast method's parts that benchmarks switch off to
 // measure what each gains.
 type fastParts struct {
-	unscaled bool // W = I instead of the diagonal scaling
-	noNewton bool // FISTA with restarts alone, no Newton steps
-	noScale  bool // the certificate offers A(q) alone, not its best multiple
+	unscaled  bool // W = I instead of the diagonal scaling
+	noNewton  bool // FISTA with restarts alone, no Newton steps
+	noScale   bool // the certificate offers A(q) alone, not its best multiple
+	noAverage bool // FISTA offers no primal average (methods.go)
 	// eigenStats, if not nil, receives at the end how many of the partial
 	// eigendecompositions fell back to Dsyev, and how many evaluations (for
 	// a baseline, iterations) there were (tests).
@@ -307,6 +308,7 @@ func newStepper(p *Problem, c *certificate, m Method, parts fastParts) stepper {
 		if !parts.unscaled {
 			f.w, f.u = p.scales()
 		}
+		f.noAverage = parts.noAverage
 		c.scalePrimal = !parts.noScale
 		return f
 	case Nesterov:

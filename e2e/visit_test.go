@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/rml-lab/rml/internal/bigcsv"
 )
 
 // TestVisitLongTasks is the figures command for the page's main thread
@@ -146,7 +147,7 @@ func (p *page) visit(prefix string) visitFigures {
 	}
 
 	step("upload 5000 × 50")
-	p.uploadLoaded("big-5000x50.csv", bigCSV(5000, 50, 5, 10))
+	p.uploadLoaded("big-5000x50.csv", bigcsv.CSV(5000, 50, 5, 10))
 	step("train 5000 × 50")
 	t0 := time.Now()
 	p.click("train")
@@ -199,27 +200,4 @@ func (p *page) hoverProjection(n int) float64 {
 		p.t.Error("no row was under the pointer across the learned projection")
 	}
 	return busy
-}
-
-// bigCSV is n rows of d features and a label of k classes: the class moves
-// the first signal features' means, the rest is noise (seeded).
-func bigCSV(n, d, k, signal int) string {
-	r := rand.New(rand.NewPCG(1, 2))
-	var b strings.Builder
-	for j := range d {
-		fmt.Fprintf(&b, "f%d,", j)
-	}
-	b.WriteString("class\n")
-	for i := range n {
-		c := i % k
-		for j := range d {
-			v := r.NormFloat64()
-			if j < signal {
-				v += 1.5 * float64((c+j)%k) / float64(k-1)
-			}
-			b.WriteString(strconv.FormatFloat(v, 'f', 4, 64) + ",")
-		}
-		fmt.Fprintf(&b, "c%d\n", c)
-	}
-	return b.String()
 }
