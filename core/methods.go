@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // fista is accelerated projected gradient with backtracking both ways and
 // adaptive restart (Beck & Teboulle 2009; Scheinberg, Goldfarb & Bai 2014;
@@ -191,7 +195,7 @@ func (f *fista) evalY(c *certificate, job eigJob) error {
 // multiple, which sorts them) is computed every primalAverageEvery
 // iterations.
 type primalAverage struct {
-	a, pm, buf []float64 // Σ θ_j A(y_j) (d×d), Σ θ_j pm(A(y_j)), scratch
+	a, pm, buf []float64 // Σ θ_j A(y_j) (d×d, upper triangle), Σ θ_j pm(A(y_j)), scratch
 	w          float64   // Σ θ_j; 0 after a reset
 	n          int       // the points added since the last reset
 }
@@ -215,9 +219,22 @@ func (v *primalAverage) add(c *certificate, theta float64) {
 		clear(v.a)
 		clear(v.pm)
 	}
-	e.metricTo(v.buf[:e.d*e.d])
-	for i, x := range v.buf[:e.d*e.d] {
-		v.a[i] += theta * x
+	// The upper triangle of θ A(y) = θ/λ Σ_{k: λ_k>0} λ_k v_k v_kᵀ: row i of
+	// the eigenvectors' matrix holds the i-th entries of every v_k, so each
+	// entry is one contiguous dot product, θ/λ Σ_k λ_k V_ik V_jk.
+	d := e.d
+	first, _ := e.positive()
+	r := d - first
+	w := v.buf[:r]
+	for i := 0; i < d; i++ {
+		vi := e.eigA[i*d+first : (i+1)*d]
+		for k, x := range vi {
+			w[k] = theta / e.lambda * e.vals[first+k] * x
+		}
+		row := v.a[i*d : (i+1)*d]
+		for j := i; j < d; j++ {
+			row[j] += floats.Dot(w, e.eigA[j*d+first:(j+1)*d])
+		}
 	}
 	for i, x := range e.pm {
 		v.pm[i] += theta * x
@@ -231,8 +248,11 @@ func (v *primalAverage) add(c *certificate, theta float64) {
 	// values Σ θ_j pm_j / Σ θ_j, put in e.pm for the sum and then put back.
 	inv := 1 / v.w
 	var a2 float64
-	for _, x := range v.a {
-		a2 += x * x
+	for i := 0; i < d; i++ {
+		a2 += v.a[i*d+i] * v.a[i*d+i]
+		for _, x := range v.a[i*d+i+1 : (i+1)*d] {
+			a2 += 2 * x * x
+		}
 	}
 	a2 *= inv * inv
 	pm := v.buf[:len(e.pm)]
@@ -248,9 +268,12 @@ func (v *primalAverage) add(c *certificate, theta float64) {
 	if !finite(p) || p >= c.bestP {
 		return
 	}
-	m := v.buf[:e.d*e.d]
-	for i, x := range v.a {
-		m[i] = x * inv * s
+	m := v.buf[:d*d]
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			m[i*d+j] = v.a[i*d+j] * inv * s
+			m[j*d+i] = m[i*d+j]
+		}
 	}
 	c.primalMatrix(m, p)
 }
