@@ -25,7 +25,8 @@ import (
 // s·A, s > 0, such as the fast method may return), solve the convex hinge
 // problem on S (the robust problem with η = 1 on those triplets, by the
 // fast method, warm started from the last solve's q on the triplets S
-// keeps), and repeat
+// keeps, with the last solve's metric as its first primal point), and
+// repeat
 // until S stops changing. B never rises from one outer step to the next
 // (up to the inner tolerance); the
 // answer is a local optimum, started from the η = 1 solution. Progress
@@ -65,10 +66,12 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	// q of the last solve, by triplet: the next trusted set starts from it
 	// (0 for the triplets it adds), the η = 1 solution's at first.
 	qOf := slices.Clone(r0.Q)
+	var lastA mat.Symmetric = r0.A
 	step := func() error {
 		sub := &Problem{X: p.X, Triplets: make([]Triplet, len(set)), Eta: 1, Lambda: p.Lambda}
 		in := inner
 		in.Warm = make([]float64, len(set))
+		in.Start = lastA // the last solve's metric: the new set's primal, to begin with
 		for j, i := range set {
 			sub.Triplets[j] = p.Triplets[i]
 			in.Warm[j] = qOf[i]
@@ -81,6 +84,7 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 			return ctx.Err()
 		}
 		outer++
+		lastA = r.A
 		clear(qOf)
 		for j, i := range set {
 			qOf[i] = r.Q[j]

@@ -2,9 +2,11 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -406,6 +408,52 @@ func TestWarmStart(t *testing.T) {
 	if warm.Status != Converged || !relClose(warm.Dual, fresh.Dual, 1e-7) {
 		t.Errorf("warm start: %v L = %v, cold L = %v", warm.Status, warm.Dual, fresh.Dual)
 	}
+}
+
+// Settings.Start is the fast method's first primal point: from the
+// optimum, one iteration certifies the optimal value on the primal side;
+// from a matrix that is not PSD, its projection is offered; the reported
+// value is always the returned metric's (primalDirect).
+func TestStartPrimal(t *testing.T) {
+	p := labelProblem(t, "iris.csv", 0.8, 1)
+	opt, err := Solve(context.Background(), p, Settings{Tol: 1e-9})
+	if err != nil || opt.Status != Converged {
+		t.Fatalf("reference run: %v, %v", opt.Status, err)
+	}
+	one := Settings{MaxIter: 1, Tol: 1e-12}
+	cold, _ := Solve(context.Background(), p, one)
+	one.Start = opt.A
+	warm, _ := Solve(context.Background(), p, one)
+	// P(A*) is within the reference's gap of the optimum, 1e-9 relative;
+	// the cold run's first primal point is far above it.
+	if warm.Primal > opt.Primal*(1+1e-12) || cold.Primal < opt.Primal*(1+1e-3) {
+		t.Errorf("after one iteration: P = %v from the optimum's metric, %v cold; P* ≤ %v", warm.Primal, cold.Primal, opt.Primal)
+	}
+	neg := mat.NewSymDense(4, nil)
+	for i := 0; i < 4; i++ {
+		neg.SetSym(i, i, -1)
+	}
+	neg.SetSym(0, 1, 3) // eigenvalues −4, −1, −1, 2: a PSD part of rank one
+	for _, start := range []mat.Symmetric{opt.A, neg} {
+		one.Start = start
+		res, err := Solve(context.Background(), p, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := primalDirect(p, res.A); !relClose(res.Primal, d, 1e-9) {
+			t.Errorf("reported P = %v, direct P(A) = %v", res.Primal, d)
+		}
+		eig, err := Eigenvalues(res.A)
+		if err != nil || eig[0] < -1e-12*max(1, eig[len(eig)-1]) {
+			t.Errorf("returned metric not PSD: eigenvalues %v (%v)", eig, err)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "core: ") {
+			t.Errorf("a 2×2 Start for d = 4: recovered %v, want a core: panic", r)
+		}
+	}()
+	Solve(context.Background(), p, Settings{Start: mat.NewSymDense(2, nil)})
 }
 
 // Limits, cancellation and the callback each end a run with their status.
