@@ -85,6 +85,7 @@ type Session struct {
 	prep      *core.Prepared // the triplets of key with the edits, ready for any η and λ
 	swapped   []bool         // which of prep's triplets are reversed from the labels' order
 	warm      []float64      // q of the last run on prep
+	warmA     mat.Symmetric  // its metric: a warm restart's first primal point (any triplets, same d)
 	nDrop     int
 	nRev      int
 
@@ -388,7 +389,7 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 
 // setBase makes pp the triplets as drawn (or read), before any edit.
 func (s *Session) setBase(key problemKey, pp *core.Prepared, swapped []bool) {
-	s.key, s.prep, s.swapped, s.warm = key, pp, swapped, nil
+	s.key, s.prep, s.swapped, s.warm, s.warmA = key, pp, swapped, nil, nil
 	s.base, s.baseSw, s.edits, s.nDrop, s.nRev = pp.Triplets, swapped, "", 0, 0
 	s.keep = make([]int, len(pp.Triplets))
 	for i := range s.keep {
@@ -525,6 +526,12 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield}
 	if warm {
 		settings.Warm = s.warm
+		if method == core.Fast && s.warmA != nil {
+			// The last run's metric bounds the gap from the first
+			// iteration: a restart to a tighter tolerance goes on from
+			// the gap it stopped at instead of from A(q)'s.
+			settings.Start = s.warmA
+		}
 	}
 	var (
 		iters, gaps []float64
@@ -547,6 +554,9 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 		return nil, err
 	}
 	s.warm = res.Q
+	if res.A != nil {
+		s.warmA = res.A
+	}
 	final := progress(res.Progress)
 	final.Status, final.Iters, final.Gaps = status(res.Status), iters, gaps
 	post(&final)

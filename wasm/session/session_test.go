@@ -234,6 +234,33 @@ func TestWarmStart(t *testing.T) {
 	}
 }
 
+// A warm restart to a tighter tolerance starts its primal side at the
+// last run's metric: its first progress reports no larger P than that run
+// stopped at (the same problem), where A(q) of the last run's q alone
+// reports a larger one.
+func TestWarmRestartTighter(t *testing.T) {
+	for _, name := range []string{"Wine", "Sonar", "Heart"} {
+		s := newSession()
+		load(t, s, name)
+		req := defaultTrain()
+		req.Tol = 1e-3
+		loose, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+		if e != nil {
+			t.Fatal(e)
+		}
+		req.Tol, req.Warm = 1e-6, true
+		var first *protocol.Progress
+		tight, e := s.Train(context.Background(), req, func(p *protocol.Progress) {
+			if first == nil {
+				first = p
+			}
+		})
+		if e != nil || first == nil || !tight.Warm || first.Primal > loose.Primal*(1+1e-12) {
+			t.Errorf("%s: restart to 1e-6: %v, first progress %+v; the 1e-3 run's P = %v", name, e, first, loose.Primal)
+		}
+	}
+}
+
 func TestStop(t *testing.T) {
 	s := newSession()
 	load(t, s, "Sonar")
