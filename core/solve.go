@@ -121,8 +121,8 @@ type Settings struct {
 	// The fast method offers it (projected, or its best multiple) as its
 	// first primal point: the metric of a nearby problem then bounds the
 	// gap from the first iteration, where Warm starts the dual side only
-	// (the best case passes each outer step's metric to the next). Other
-	// methods ignore it.
+	// (the best case passes each outer step's metric to the next, the
+	// page's warm restarts the last run's). Other methods ignore it.
 	Start mat.Symmetric
 }
 
