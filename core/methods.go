@@ -188,7 +188,9 @@ func (f *fista) evalY(c *certificate, job eigJob) error {
 // them: on the 5,000 × 50 upload (38,250 triplets, η = 0.8, λ = 1), where
 // FISTA runs 1,100 iterations before its first restart, the average took
 // the run to a relative gap of 1e-3 in 2,013 iterations instead of 2,733
-// (docs/solver.md). Margins are linear in A, so the pair values of Ā are
+// natively (BenchmarkUpload; under js/wasm, whose sums round differently,
+// the run takes 1,811 either way: docs/solver.md). Margins are linear in
+// A, so the pair values of Ā are
 // the same mean of the pair values the gradients computed: the average
 // costs a d×d metric and a pass over the pairs per iteration, and its value
 // P(Ā) (a top-m sum over the N margins and the search for its best

@@ -209,9 +209,7 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	}
 	m := newStepper(p, c, s.Method, parts)
 	if s.Start != nil && s.Method == Fast {
-		if err := c.startPrimal(s.Start); err != nil {
-			return nil, err
-		}
+		c.startPrimal(s.Start)
 	}
 	res := &Result{Method: s.Method}
 	err := m.init(c, q0)
@@ -436,10 +434,12 @@ func newCertificate(p *Problem, tk *ticker) *certificate {
 }
 
 // startPrimal offers Settings.Start, projected onto the PSD cone, or its
-// best multiple (as the fast method offers A(q)), as the first primal point.
-// It panics on a matrix of the wrong size or with a non-finite entry, as
-// LMNN's start and Warm do.
-func (c *certificate) startPrimal(start mat.Symmetric) error {
+// best multiple (as the fast method offers A(q)), as the first primal point;
+// a start whose projection or value cannot be computed (an
+// eigendecomposition that does not converge) is not offered: it is only a
+// start, and the run's own points follow. It panics on a matrix of the
+// wrong size or with a non-finite entry, as LMNN's start and Warm do.
+func (c *certificate) startPrimal(start mat.Symmetric) {
 	e := c.e
 	d := e.d
 	if n := start.SymmetricDim(); n != d {
@@ -455,8 +455,8 @@ func (c *certificate) startPrimal(start mat.Symmetric) error {
 			a[i*d+j], a[j*d+i] = v, v
 		}
 	}
-	if err := projectPSDTo(e, a); err != nil {
-		return err
+	if projectPSDTo(e, a) != nil {
+		return
 	}
 	p := e.primalAt(a)
 	if c.scalePrimal {
@@ -471,11 +471,9 @@ func (c *certificate) startPrimal(start mat.Symmetric) error {
 			}
 		}
 	}
-	if !finite(p) {
-		return errNonFinite("the primal value of Settings.Start", p)
+	if finite(p) {
+		c.primalMatrix(a, p)
 	}
-	c.primalMatrix(a, p)
-	return nil
 }
 
 // dualPoint offers a q in Q̂ with value L(q).
