@@ -455,8 +455,19 @@ func (c *certificate) startPrimal(start mat.Symmetric) {
 			a[i*d+j], a[j*d+i] = v, v
 		}
 	}
-	if projectPSDTo(e, a) != nil {
+	// π₊(a) by the same route as A(q)'s (eigPositive), not LMNN's smaller
+	// side, so that a warm restart in the page runs only code its runs
+	// run: V8 compiles a wasm function on its first hot use, on the cores
+	// the page shares (CI on e7519a9 saw a 179 ms task at the upload's warm
+	// restart while V8 compiled for 102 ms, the first time that worker ran
+	// the smaller side's code: a likely cause, not confirmed).
+	if !e.eigen(a, eigPositive) {
 		return
+	}
+	first, _ := e.positive()
+	clear(a)
+	for k := first; k < d; k++ {
+		addOuterCol(a, e.eigA, d, k, e.vals[k])
 	}
 	p := e.primalAt(a)
 	if c.scalePrimal {
