@@ -806,12 +806,16 @@ func (e *evaluator) primalAt(a []float64) float64 {
 }
 
 // metricTo sets dst (d×d) to A(q) = π₊(M)/λ from the eigenpairs in e.
-func (e *evaluator) metricTo(dst []float64) {
+func (e *evaluator) metricTo(dst []float64) { e.positivePartTo(dst, 1/e.lambda) }
+
+// positivePartTo sets dst (d×d) to s·π₊(M) = s Σ_{λ_k>0} λ_k v_k v_kᵀ from
+// the eigenpairs of the matrix M the evaluator last decomposed.
+func (e *evaluator) positivePartTo(dst []float64, s float64) {
 	d := e.d
 	clear(dst)
 	first, _ := e.positive()
 	for k := first; k < d; k++ {
-		addOuterCol(dst, e.eigA, d, k, e.vals[k]/e.lambda)
+		addOuterCol(dst, e.eigA, d, k, e.vals[k]*s)
 	}
 }
 

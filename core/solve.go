@@ -464,11 +464,7 @@ func (c *certificate) startPrimal(start mat.Symmetric) {
 	if !e.eigen(a, eigPositive) {
 		return
 	}
-	first, _ := e.positive()
-	clear(a)
-	for k := first; k < d; k++ {
-		addOuterCol(a, e.eigA, d, k, e.vals[k])
-	}
+	e.positivePartTo(a, 1)
 	p := e.primalAt(a)
 	if c.scalePrimal {
 		var a2 float64

@@ -192,7 +192,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
-	s.prep, s.warm, s.file, s.labels = nil, nil, nil, nil
+	s.prep, s.warm, s.warmA, s.file, s.labels = nil, nil, nil, nil, nil
 	// The labels of the two parts depend on the split only, not on the
 	// triplets.
 	s.xAll, s.xTrain, s.euclid = st.Transform(ds.X), xTrain, nil
