@@ -378,6 +378,7 @@ func (s *State) request(id int, warm bool, j *Job) protocol.Message {
 	}
 	if j != nil {
 		t.Method, t.Eta, t.Flip, t.Tol, t.MaxIter = j.Method, j.Eta, j.Flip, j.Tol, j.MaxIter
+		t.Batch = true
 		if j.Flip != p.Flip {
 			t.Drop, t.Reverse = nil, nil // the edits are of the current triplets
 		}

@@ -40,7 +40,7 @@ func one(t *testing.T, out []protocol.Message, kind protocol.Kind) protocol.Mess
 func TestTrainRun(t *testing.T) {
 	s := ready(t)
 	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
-	if s.Status != Running || m.Train.Warm || m.Train.Eta != 0.8 || m.Train.Tol != 1e-6 {
+	if s.Status != Running || m.Train.Warm || m.Train.Batch || m.Train.Eta != 0.8 || m.Train.Tol != 1e-6 {
 		t.Fatalf("train: %v %+v", s.Status, m.Train)
 	}
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Gap: 1, Seconds: 0.5, Iters: []float64{1, 2}, Gaps: []float64{3, 1}}}})
@@ -287,6 +287,9 @@ func TestCompareQueue(t *testing.T) {
 		if m.Train.Method == "lmnn" && (m.Train.MaxIter != CompareLMNNIters || m.Train.Tol != CompareTol) {
 			t.Errorf("LMNN in Compare: %+v", m.Train)
 		}
+		if !m.Train.Batch {
+			t.Errorf("Compare's run of %s not marked Batch", m.Train.Method)
+		}
 		out := finish(s, m, 10+i)
 		if len(out) == 0 {
 			break
@@ -330,6 +333,9 @@ func TestSweepQueue(t *testing.T) {
 		next := one(t, out, protocol.KindTrain)
 		if next.Train.Method == "fast" && next.Train.Eta < 1 && !next.Train.Warm {
 			t.Errorf("η = %v not warm", next.Train.Eta)
+		}
+		if !next.Train.Batch {
+			t.Errorf("the sweep's run of %s at η = %v not marked Batch", next.Train.Method, next.Train.Eta)
 		}
 		m = next
 	}

@@ -109,6 +109,11 @@ type Train struct {
 	// puts a swapped one back the right way round. A warm start carries
 	// over to the triplets kept.
 	Drop, Reverse []int
+	// Batch marks a run of Compare, a sweep or Step, whose progress the
+	// page does not chart: its progress messages come at most every
+	// session.BatchEvery, the first after that long too, so that a run of
+	// a few tens of milliseconds sends only its last.
+	Batch bool
 }
 
 // Ready is the worker's first message.
@@ -297,6 +302,7 @@ func (m *Train) fields(c codec) {
 	c.ints(&m.Drop)
 	c.ints(&m.Reverse)
 	c.bool(&m.FromFile)
+	c.bool(&m.Batch)
 }
 
 func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }

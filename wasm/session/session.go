@@ -25,8 +25,11 @@ import (
 // Defaults of a session.
 const (
 	DefaultEvery = 50 * time.Millisecond // progress messages: about 20 a second
-	previewRows  = 6
-	maxSuspects  = 5 // suspects listed in a result
+	// BatchEvery is the least time between two progress messages of a
+	// batch's run (protocol.Train.Batch), from its start.
+	BatchEvery  = 250 * time.Millisecond
+	previewRows = 6
+	maxSuspects = 5 // suspects listed in a result
 )
 
 // builtin is a built-in dataset: a CSV file in assets, or a generator.
@@ -537,10 +540,14 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 		iters, gaps []float64
 		last        time.Time
 	)
+	every := s.Every
+	if req.Batch {
+		every, last = max(every, BatchEvery), time.Now()
+	}
 	settings.Progress = func(pr core.Progress) bool {
 		iters = append(iters, float64(pr.Iter))
 		gaps = append(gaps, pr.Gap)
-		if now := time.Now(); now.Sub(last) >= s.Every {
+		if now := time.Now(); now.Sub(last) >= every {
 			last = now
 			msg := progress(pr)
 			msg.Iters, msg.Gaps = iters, gaps

@@ -192,6 +192,43 @@ func TestThrottle(t *testing.T) {
 	}
 }
 
+// TestBatchProgress checks that a batch's run (Compare, a sweep) posts its
+// progress at most every BatchEvery from its start: one that ends sooner
+// sends only its last, and every iteration still arrives once, in order.
+func TestBatchProgress(t *testing.T) {
+	s := newSession()
+	s.Every = 0 // a progress message per iteration, but for Batch
+	load(t, s, "Wine")
+	req := defaultTrain()
+	req.Batch = true
+	var got []*protocol.Progress
+	var iters []float64
+	start := time.Now()
+	res, e := s.Train(context.Background(), req, func(p *protocol.Progress) {
+		if p.Phase != "neighbours" {
+			got = append(got, p)
+			iters = append(iters, p.Iters...)
+		}
+	})
+	elapsed := time.Since(start)
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	// The last post is the final progress; before it, one per BatchEvery
+	// at most, the first not before BatchEvery has passed.
+	if most := 1 + int(elapsed/BatchEvery); len(got) == 0 || len(got) > most || got[len(got)-1].Status != "converged" {
+		t.Errorf("%d posts in %v (at most %d): %+v", len(got), elapsed, most, got)
+	}
+	if len(iters) != res.Iter {
+		t.Fatalf("%d iterations reported, %d done", len(iters), res.Iter)
+	}
+	for i, v := range iters {
+		if v != float64(i+1) {
+			t.Fatalf("iteration %d reported as %v", i+1, v)
+		}
+	}
+}
+
 func TestWarmStart(t *testing.T) {
 	s := newSession()
 	load(t, s, "Wine")
