@@ -194,7 +194,8 @@ func (g *glue) redraw(reply bool) {
 // runs, in ms: a sweep of under a second on two workers draws its points
 // in two or three steps. At 150 ms the main thread spent a median 0.140 s
 // on tasks per η sweep on Wine, at 400 ms 0.117 s (a throwaway e2e run
-// of seven sweeps each, 2026-11-24), time the two workers then had.
+// of seven sweeps each, 2026-11-24; within the machine's spread, but on
+// two cores the main thread's time is taken from the two workers).
 const batchRedrawEvery = 400
 
 // progressRedrawEvery is the least time between two redraws of the chart
