@@ -560,10 +560,7 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	if err != nil {
 		return nil, err
 	}
-	s.warm = res.Q
-	if res.A != nil {
-		s.warmA = res.A
-	}
+	s.warm, s.warmA = res.Q, res.A
 	final := progress(res.Progress)
 	final.Status, final.Iters, final.Gaps = status(res.Status), iters, gaps
 	post(&final)
