@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // newton is the fast method's second-order step: a projected Newton step
 // on the dual, its Newton system solved inexactly by conjugate gradients
@@ -225,10 +229,7 @@ func (nw *newton) hess(e *evaluator, hv, v []float64) {
 			if z == 0 {
 				continue
 			}
-			row := gm[l*r : (l+1)*r]
-			for c, u := range uk {
-				row[c] += z * u
-			}
+			floats.AddScaled(gm[l*r:(l+1)*r], z, uk)
 		}
 	}
 	// C' = Γ∘G on the rows of negative eigenvalues, ½ Γ∘G = ½ G on the
@@ -252,10 +253,7 @@ func (nw *newton) hess(e *evaluator, hv, v []float64) {
 			if z == 0 {
 				continue
 			}
-			row := gm[l*r : (l+1)*r]
-			for c, v := range row {
-				yk[c] += z * v
-			}
+			floats.AddScaled(yk, z, gm[l*r:(l+1)*r])
 		}
 	}
 	pair := func(p int32) float64 {
