@@ -8,6 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -372,5 +376,18 @@ func BenchmarkEigen(b *testing.B) {
 				b.ReportMetric(float64(c.e.eigenFallbacks), "fallbacks")
 			})
 		}
+		// gonum's own Dsyev on the same matrix, for the dsyev rows (syevTo,
+		// steqr.go): the same results, its rotations applied column-wise.
+		b.Run(c.name+"/gonum-dsyev", func(b *testing.B) {
+			d := c.e.d
+			a, w := make([]float64, d*d), make([]float64, d)
+			work := make([]float64, len(c.e.work))
+			for b.Loop() {
+				copy(a, c.m)
+				if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: d, Stride: d, Data: a, Uplo: blas.Upper}, w, work, len(work)) {
+					b.Fatal("Dsyev failed")
+				}
+			}
+		})
 	}
 }

@@ -523,11 +523,11 @@ func (e *evaluator) eigen(m []float64, job eigJob) bool {
 		}
 	}
 	// The positive part alone (eigen.go's route) pays from d ≈ 100 on
-	// (BenchmarkEigen: slower than Dsyev on Sonar's M at d = 60, 1.4–2×
-	// faster on random matrices at d = 100 and 200); the smaller side
-	// (LMNN's projections, most eigenvalues positive) pays on every
-	// built-in dataset. Dsyev computes every vector otherwise, and when
-	// that route fails its check.
+	// (BenchmarkEigen: no faster than every vector on Sonar's M at d = 60,
+	// 1.3–1.7× faster on random matrices at d = 100 and 200); the smaller
+	// side (LMNN's projections, most eigenvalues positive) pays on every
+	// built-in dataset. Dsyev's route (syev, steqr.go) computes every
+	// vector otherwise, and when that route fails its check.
 	partial := job == eigSmaller || job == eigPositive && d >= partialMinDim
 	ok := false
 	switch {
@@ -570,6 +570,9 @@ const partialMinDim = 100
 // reports false if it did not converge or panicked (lapackOK).
 func (e *evaluator) syev(job lapack.EVJob) bool {
 	return lapackOK(func() bool {
+		if job == lapack.EVCompute {
+			return syevTo(e.d, e.eigA, e.d, e.vals, e.work) // gonum's Dsyev, its rotations row by row (steqr.go)
+		}
 		return lapack64.Syev(job, blas64.Symmetric{N: e.d, Stride: e.d, Data: e.eigA, Uplo: blas.Upper}, e.vals, e.work, len(e.work))
 	})
 }
