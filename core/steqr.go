@@ -25,9 +25,11 @@ import (
 // rotations and, inside, over the rows: on gonum's row-major Z every access
 // jumps a row. Rows do not interact, so each row can take the whole
 // sequence in turn instead (rotateColumns): one pass along a contiguous
-// row, the column carried from one rotation to the next in a register.
-// Every entry sees the same operations in the same order, so the results
-// are gonum's to the bit (TestSyevMatchesGonum).
+// row, the column carried from one rotation to the next in a register,
+// four rows at a time. Every entry sees the same operations in the same
+// order, so the results are gonum's to the bit (TestSyevMatchesGonum).
+// BenchmarkEigen's dsyev rows against its gonum-dsyev rows: Sonar's M 361
+// against 440 µs natively (docs/solver.md).
 
 // rotateColumns applies the plane rotations (c_j, s_j) to the columns j and
 // j+1 of the m×n matrix a, j = 0 … n−2 in that order if forward, else
