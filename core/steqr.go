@@ -16,7 +16,8 @@ import (
 )
 
 // The symmetric eigensolver of evaluator.eigen for every eigenvector
-// (d < partialMinDim): gonum's Dsyev (Dsytrd, Dorgtr, Dsteqr) with one
+// (d < partialMinDim, and where the partial route fails its check):
+// gonum's Dsyev (Dsytrd, Dorgtr, Dsteqr) with one
 // change, in how Dsteqr applies its plane rotations to the eigenvectors.
 //
 // Each QL or QR sweep of Dsteqr rotates neighbouring columns j, j+1 of the
@@ -56,37 +57,52 @@ func rotateColumns(forward bool, m, n int, c, s, a []float64, lda int) {
 		}
 	}
 	for ; i < m; i++ {
-		row := a[i*lda : i*lda+n]
 		if forward {
-			x := row[0] // column j as the rotations before j left it
-			for j, cj := range c {
-				sj := s[j]
-				y := row[j+1]
-				if cj == 1 && sj == 0 {
-					row[j] = x
-					x = y
-					continue
-				}
-				row[j] = sj*y + cj*x
-				x = cj*y - sj*x
-			}
-			row[n-1] = x
+			rotateRowForward(c, s, a[i*lda:i*lda+n])
+		} else {
+			rotateRowBackward(c, s, a[i*lda:i*lda+n])
+		}
+	}
+}
+
+// rotateRowForward is rotateColumns's forward sequence on one row of length
+// len(c)+1.
+func rotateRowForward(c, s, row []float64) {
+	n := len(c) + 1
+	row = row[:n]
+	x := row[0] // column j as the rotations before j left it
+	for j, cj := range c {
+		sj := s[j]
+		y := row[j+1]
+		if cj == 1 && sj == 0 {
+			row[j] = x
+			x = y
 			continue
 		}
-		x := row[n-1] // column j+1 as the rotations after j left it
-		for j := n - 2; j >= 0; j-- {
-			cj, sj := c[j], s[j]
-			y := row[j]
-			if cj == 1 && sj == 0 {
-				row[j+1] = x
-				x = y
-				continue
-			}
-			row[j+1] = cj*x - sj*y
-			x = sj*x + cj*y
-		}
-		row[0] = x
+		row[j] = sj*y + cj*x
+		x = cj*y - sj*x
 	}
+	row[n-1] = x
+}
+
+// rotateRowBackward is rotateColumns's backward sequence on one row of
+// length len(c)+1.
+func rotateRowBackward(c, s, row []float64) {
+	n := len(c) + 1
+	row = row[:n]
+	x := row[n-1] // column j+1 as the rotations after j left it
+	for j := n - 2; j >= 0; j-- {
+		cj, sj := c[j], s[j]
+		y := row[j]
+		if cj == 1 && sj == 0 {
+			row[j+1] = x
+			x = y
+			continue
+		}
+		row[j+1] = cj*x - sj*y
+		x = sj*x + cj*y
+	}
+	row[0] = x
 }
 
 // rotateRows4Forward is rotateColumns's forward sequence on four rows of
@@ -184,11 +200,12 @@ func syevTo(n int, a []float64, lda int, w, work []float64) bool {
 
 // dsteqr is gonum's Dsteqr with compz = EVOrig (z holds the reduction's Q
 // on entry, the eigenvectors on exit; n ≥ 2), its rotations applied by
-// rotateColumns; the rest is gonum's code as it is.
+// rotateColumns. The rest is gonum's code without the branches of the other
+// compz values (the eigenvalues alone, or Z = I on entry), which never run
+// here.
 func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 	var impl gonum.Implementation
 	const (
-		icompz  = 1
 		dlamchE = 0x1p-53
 		dlamchS = 0x1p-1022
 	)
@@ -202,9 +219,6 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 	ssfmin := math.Sqrt(safmin) / eps2
 
 	// Compute the eigenvalues and eigenvectors of the tridiagonal matrix.
-	if icompz == 2 {
-		impl.Dlaset(blas.All, n, n, 0, 1, z, ldz)
-	}
 	const maxit = 30
 	nmaxit := n * maxit
 
@@ -225,25 +239,20 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 	for {
 		if l1 > n-1 {
 			// Order eigenvalues and eigenvectors.
-			if icompz == 0 {
-				impl.Dlasrt(lapack.SortIncreasing, n, d)
-			} else {
-				// TODO(btracey): Consider replacing this sort with a call to sort.Sort.
-				for ii := 1; ii < n; ii++ {
-					i := ii - 1
-					k := i
-					p := d[i]
-					for j := ii; j < n; j++ {
-						if d[j] < p {
-							k = j
-							p = d[j]
-						}
+			for ii := 1; ii < n; ii++ {
+				i := ii - 1
+				k := i
+				p := d[i]
+				for j := ii; j < n; j++ {
+					if d[j] < p {
+						k = j
+						p = d[j]
 					}
-					if k != i {
-						d[k] = d[i]
-						d[i] = p
-						bi.Dswap(n, z[i:], ldz, z[k:], ldz)
-					}
+				}
+				if k != i {
+					d[k] = d[i]
+					d[i] = p
+					bi.Dswap(n, z[i:], ldz, z[k:], ldz)
 				}
 			}
 			return true
@@ -320,15 +329,11 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 					continue
 				}
 
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigensystem.
+				// If remaining matrix is 2×2, use Dlaev2 to compute its eigensystem.
 				if m == l+1 {
-					if icompz > 0 {
-						d[l], d[l+1], work[l], work[n-1+l] = impl.Dlaev2(d[l], e[l], d[l+1])
-						rotateColumns(false,
-							n, 2, work[l:], work[n-1+l:], z[l:], ldz)
-					} else {
-						d[l], d[l+1] = impl.Dlae2(d[l], e[l], d[l+1])
-					}
+					d[l], d[l+1], work[l], work[n-1+l] = impl.Dlaev2(d[l], e[l], d[l+1])
+					rotateColumns(false,
+						n, 2, work[l:], work[n-1+l:], z[l:], ldz)
 					e[l] = 0
 					l += 2
 					if l > lend {
@@ -365,17 +370,13 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 					g = c*r - b
 
 					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = -s
-					}
+					work[i] = c
+					work[n-1+i] = -s
 				}
 				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := m - l + 1
-					rotateColumns(false,
-						n, mm, work[l:], work[n-1+l:], z[l:], ldz)
-				}
+				mm := m - l + 1
+				rotateColumns(false,
+					n, mm, work[l:], work[n-1+l:], z[l:], ldz)
 				d[l] -= p
 				e[l] = g
 			}
@@ -406,15 +407,11 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 					continue
 				}
 
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigenvalues.
+				// If remaining matrix is 2×2, use Dlaev2 to compute its eigensystem.
 				if m == l-1 {
-					if icompz > 0 {
-						d[l-1], d[l], work[m], work[n-1+m] = impl.Dlaev2(d[l-1], e[l-1], d[l])
-						rotateColumns(true,
-							n, 2, work[m:], work[n-1+m:], z[l-1:], ldz)
-					} else {
-						d[l-1], d[l] = impl.Dlae2(d[l-1], e[l-1], d[l])
-					}
+					d[l-1], d[l], work[m], work[n-1+m] = impl.Dlaev2(d[l-1], e[l-1], d[l])
+					rotateColumns(true,
+						n, 2, work[m:], work[n-1+m:], z[l-1:], ldz)
 					e[l-1] = 0
 					l -= 2
 					if l < lend {
@@ -450,18 +447,14 @@ func dsteqr(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 					g = c*r - b
 
 					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = s
-					}
+					work[i] = c
+					work[n-1+i] = s
 				}
 
 				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := l - m + 1
-					rotateColumns(true,
-						n, mm, work[m:], work[n-1+m:], z[m:], ldz)
-				}
+				mm := l - m + 1
+				rotateColumns(true,
+					n, mm, work[m:], work[n-1+m:], z[m:], ldz)
 				d[l] -= p
 				e[l-1] = g
 			}
