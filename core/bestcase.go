@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -157,6 +159,119 @@ func bestCaseStart(ctx context.Context, p *Problem, in Settings) (*Result, error
 		pp.startMu.Unlock()
 	}
 	return r, nil
+}
+
+// A Start is the best case's η = 1 start as a Prepared keeps it: the
+// solution solved cold for Lambda to Tol within MaxIter iterations, its
+// metric A (d×d, row-major) and its q (one weight per triplet). Data is the
+// Prepared.Fingerprint of the data and triplets it was solved on.
+//
+// Prepared.Start hands the kept start out and Prepared.KeepStart takes one
+// solved elsewhere on the same data, so that several solvers that each
+// prepared the same triplets (the page's pool of workers, each running some
+// of an η sweep's best cases) solve the start once between them, as one
+// solver does. Solve is deterministic, so the start taken is the one a
+// solve would have returned, to the bit, and so are the runs from it.
+type Start struct {
+	Lambda, Tol float64
+	MaxIter     int
+	Data        uint64
+	A, Q        []float64
+}
+
+// Start returns a copy of the start kept on pp, if there is one.
+func (pp *Prepared) Start() (Start, bool) {
+	pp.startMu.Lock()
+	k := pp.start
+	pp.startMu.Unlock()
+	if k == nil {
+		return Start{}, false
+	}
+	d := k.res.A.SymmetricDim()
+	a := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			a[i*d+j] = k.res.A.At(i, j) // both triangles (a clone keeps only the upper one)
+		}
+	}
+	return Start{Lambda: k.lambda, Tol: k.tol, MaxIter: k.maxIter, Data: pp.Fingerprint(), A: a, Q: slices.Clone(k.res.Q)}, true
+}
+
+// KeepStart keeps s, a start solved on data with pp's fingerprint, as if it
+// had been solved on pp: the best case's runs at s.Lambda with its
+// tolerance and iteration limit take it instead of solving it. It returns
+// an error, and keeps nothing, for a start of other data or one whose
+// sizes or values are not a start's (A d×d, symmetric and finite; q one
+// value in [0, 1] per triplet; λ and the tolerance positive).
+func (pp *Prepared) KeepStart(s Start) error {
+	_, d := pp.X.Dims()
+	n := len(pp.Triplets)
+	switch {
+	case s.Data != pp.Fingerprint():
+		return errors.New("core: the start was solved on other data or triplets")
+	case len(s.A) != d*d || len(s.Q) != n:
+		return fmt.Errorf("core: a start of %d metric entries and %d weights, want %d and %d", len(s.A), len(s.Q), d*d, n)
+	case !(s.Lambda > 0) || !(s.Tol > 0) || s.MaxIter < 0 || math.IsInf(s.Lambda, 0) || math.IsInf(s.Tol, 0):
+		return fmt.Errorf("core: a start for λ = %g, tolerance %g, %d iterations", s.Lambda, s.Tol, s.MaxIter)
+	}
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			if v := s.A[i*d+j]; !finite(v) || v != s.A[j*d+i] {
+				return fmt.Errorf("core: the start's metric is not finite and symmetric at (%d, %d)", i, j)
+			}
+		}
+	}
+	for i, q := range s.Q {
+		if !(q >= 0 && q <= 1) {
+			return fmt.Errorf("core: the start's weight %d is %g, not in [0, 1]", i, q)
+		}
+	}
+	res := &Result{Method: Fast, Status: Converged, A: mat.NewSymDense(d, slices.Clone(s.A)), Q: slices.Clone(s.Q)}
+	pp.startMu.Lock()
+	pp.start = &keptStart{lambda: s.Lambda, tol: s.Tol, maxIter: s.MaxIter, res: res}
+	pp.startMu.Unlock()
+	return nil
+}
+
+// StartsSolved returns how many best-case starts were solved on pp rather
+// than taken from the one it keeps.
+func (pp *Prepared) StartsSolved() int {
+	pp.startMu.Lock()
+	defer pp.startMu.Unlock()
+	return pp.startsSolved
+}
+
+// Fingerprint returns a 64-bit FNV-1a hash of pp's data and triplets (X's
+// size and every value's bits, then every triplet's indices), computed once:
+// two preparations of the same data and triplets have the same one.
+func (pp *Prepared) Fingerprint() uint64 {
+	pp.fpOnce.Do(func() {
+		const prime = 1099511628211
+		h := uint64(14695981039346656037)
+		word := func(v uint64) {
+			for k := 0; k < 8; k++ {
+				h ^= v & 0xff
+				h *= prime
+				v >>= 8
+			}
+		}
+		n, d := pp.X.Dims()
+		word(uint64(n))
+		word(uint64(d))
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				word(math.Float64bits(pp.X.At(i, j)))
+			}
+		}
+		word(uint64(len(pp.Triplets)))
+		for _, t := range pp.Triplets {
+			word(uint64(t.I))
+			word(uint64(t.J))
+			word(uint64(t.K))
+		}
+		pp.fp = h
+	})
+	return pp.fp
 }
 
 // clone returns a copy of r whose A, Q and Trusted are its own.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -160,5 +161,128 @@ func TestBestCaseStartKept(t *testing.T) {
 	solve(shared, 0.7, 4, 1e-4, nil)     // kept
 	if got := shared.startsSolved - n0; got != 3 {
 		t.Errorf("%d starts solved after a new λ, a new tolerance, a warm start and a repeat; want 3", got)
+	}
+}
+
+// A start handed from one preparation to another of the same data
+// (Prepared.Start, then KeepStart: the page's workers do so through the
+// page) gives, to the bit, the runs the start solved there gives, and none
+// is solved again; a start of other data, or one that is not a start's
+// shape, is refused and changes nothing.
+func TestBestCaseStartHandedOver(t *testing.T) {
+	x, ds := loadStd(t, "wine.csv")
+	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each preparation gets its own copies, as each worker has.
+	prep := func(ts []Triplet) *Prepared {
+		t.Helper()
+		pp, err := Prepare(mat.DenseCopyOf(x), slices.Clone(ts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pp
+	}
+	solve := func(pp *Prepared, eta float64) *Result {
+		t.Helper()
+		r, err := Solve(context.Background(), pp.Problem(eta, 16), Settings{Method: BestCase, Tol: 1e-3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	from := prep(ts)
+	if _, ok := from.Start(); ok {
+		t.Fatal("a fresh preparation has a start")
+	}
+	want := solve(from, 0.9)
+	start, ok := from.Start()
+	if !ok || start.Lambda != 16 || start.Tol != 1e-3 || len(start.Q) != len(ts) {
+		t.Fatalf("after a best-case run: start %v (λ %v, tol %v, %d weights)", ok, start.Lambda, start.Tol, len(start.Q))
+	}
+	to := prep(ts)
+	if err := to.KeepStart(start); err != nil {
+		t.Fatal(err)
+	}
+	for _, eta := range []float64{0.9, 0.6} {
+		got := solve(to, eta)
+		ref := want
+		if eta != 0.9 {
+			ref = solve(from, eta)
+		}
+		if !mat.Equal(got.A, ref.A) || !slices.Equal(got.Q, ref.Q) || !slices.Equal(got.Trusted, ref.Trusted) || got.Iter != ref.Iter || got.Primal != ref.Primal {
+			t.Errorf("η = %v from the start handed over: B %v after %d outer steps; from its own, %v after %d", eta, got.Primal, got.Iter, ref.Primal, ref.Iter)
+		}
+	}
+	if n := to.StartsSolved(); n != 0 {
+		t.Errorf("%d starts solved on the preparation that was handed one; want 0", n)
+	}
+	if n := from.StartsSolved(); n != 1 {
+		t.Errorf("%d starts solved on the first preparation; want 1", n)
+	}
+
+	// Refusals, each on a fresh preparation, which keeps no start after it.
+	swapped := slices.Clone(ts)
+	swapped[7].J, swapped[7].K = swapped[7].K, swapped[7].J
+	bad := func(f func(s *Start)) Start {
+		s := start
+		s.A, s.Q = slices.Clone(start.A), slices.Clone(start.Q)
+		f(&s)
+		return s
+	}
+	d := x.RawMatrix().Cols
+	for _, c := range []struct {
+		name string
+		pp   *Prepared
+		s    Start
+		want string
+	}{
+		{"one triplet reversed", prep(swapped), start, "other data"},
+		{"one triplet fewer", prep(ts[:len(ts)-1]), start, "other data"},
+		{"a weight fewer", prep(ts), bad(func(s *Start) { s.Q = s.Q[1:] }), "weights"},
+		{"a weight above 1", prep(ts), bad(func(s *Start) { s.Q[3] = 1.5 }), "weight 3"},
+		{"a NaN weight", prep(ts), bad(func(s *Start) { s.Q[0] = math.NaN() }), "weight 0"},
+		{"an asymmetric metric", prep(ts), bad(func(s *Start) { s.A[1] += 1 }), "(0, 1)"},
+		{"an infinite metric", prep(ts), bad(func(s *Start) { s.A[d+1] = math.Inf(1) }), "(1, 1)"},
+		{"λ = 0", prep(ts), bad(func(s *Start) { s.Lambda = 0 }), "λ = 0"},
+	} {
+		err := c.pp.KeepStart(c.s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error about %q", c.name, err, c.want)
+		}
+		if _, ok := c.pp.Start(); ok {
+			t.Errorf("%s: a start was kept", c.name)
+		}
+	}
+}
+
+// The fingerprint is the same for copies of the same data and triplets,
+// and moves with one bit of one value or one triplet's order.
+func TestFingerprint(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6.5})
+	ts := []Triplet{{0, 1, 2}, {2, 1, 0}}
+	fp := func(x *mat.Dense, ts []Triplet) uint64 {
+		t.Helper()
+		pp, err := Prepare(x, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pp.Fingerprint()
+	}
+	base := fp(x, ts)
+	if got := fp(mat.DenseCopyOf(x), slices.Clone(ts)); got != base {
+		t.Errorf("copies: %x, want %x", got, base)
+	}
+	ulp := mat.DenseCopyOf(x)
+	ulp.Set(2, 1, math.Nextafter(6.5, 7))
+	if fp(ulp, ts) == base {
+		t.Error("one value one ulp up: the same fingerprint")
+	}
+	if fp(x, []Triplet{{0, 2, 1}, {2, 1, 0}}) == base {
+		t.Error("one triplet reversed: the same fingerprint")
+	}
+	if fp(x, ts[:1]) == base {
+		t.Error("one triplet fewer: the same fingerprint")
 	}
 }

@@ -52,7 +52,10 @@ type Prepared struct {
 	// new solve would return, to the bit.
 	startMu      sync.Mutex
 	start        *keptStart
-	startsSolved int // η = 1 starts solved on it rather than taken from start, for the tests
+	startsSolved int // η = 1 starts solved on it rather than taken from start (StartsSolved)
+
+	fpOnce sync.Once
+	fp     uint64 // Fingerprint, once computed
 }
 
 // Prepare checks x and ts (every index in range, every value finite and

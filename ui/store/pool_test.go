@@ -20,6 +20,12 @@ type fakeWorker struct {
 	queue []protocol.Message // requests not yet answered, in order
 	last  int                // the iterations of the last run, the warm state
 	runs  int                // Train requests received
+
+	// The best case's start, as a session keeps it: solved by the first
+	// best-case run without one (and sent with its result in a batch),
+	// or taken from a request's Start.
+	start         bool
+	solved, given int
 }
 
 var methodCode = map[string]int{"fast": 1, "lmnn": 2, "xing": 3, "euclid": 4, "bestcase": 5}
@@ -67,9 +73,23 @@ func (w *fakeWorker) run() []protocol.Message {
 	p := protocol.Progress{Iter: iters, Gap: float64(iters), Iters: []float64{1, float64(iters)}, Gaps: []float64{10, float64(iters) / 1e6}}
 	final := p
 	final.Status, final.Iters, final.Gaps = "converged", nil, nil
+	res := &protocol.Result{Progress: final, Method: tr.Method, ErrLearn: float64(iters)}
+	if tr.Method == "bestcase" {
+		if !tr.Start.Empty() {
+			w.start = true
+			w.given++
+		}
+		if !w.start {
+			w.start = true
+			w.solved++
+			if tr.Batch {
+				res.Start = protocol.Start{Lambda: tr.Lambda, Tol: tr.Tol, Data: 7, A: []float64{1}, Q: []float64{0.5}}
+			}
+		}
+	}
 	return []protocol.Message{
 		{ID: m.ID, Kind: protocol.KindProgress, Progress: &p},
-		{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Progress: final, Method: tr.Method, ErrLearn: float64(iters)}},
+		{ID: m.ID, Kind: protocol.KindResult, Result: res},
 	}
 }
 
@@ -232,5 +252,44 @@ func TestPoolLaneLost(t *testing.T) {
 	p.drain()
 	if len(p.s.Pinned) != 1+len(CompareMethods)+1 || p.s.Message != "" {
 		t.Errorf("Compare on lane 0 alone: %d pinned, %q", len(p.s.Pinned), p.s.Message)
+	}
+}
+
+// A best-case start one lane solved goes, once, with the next best-case
+// run to each other lane, which then solves none; the results are one
+// worker's, and none keeps the start.
+func TestPoolStartHandedOver(t *testing.T) {
+	one := newPool(t, 1, 1)
+	Reduce(one.s, SetFlip{0.2})
+	one.send(Reduce(one.s, SweepRun{"eta"}))
+	one.drain()
+	p := newPool(t, 2, 1)
+	Reduce(p.s, SetFlip{0.2})
+	p.send(Reduce(p.s, SweepRun{"eta"}))
+	// Lane 1 runs on while lane 0 stays on its first run (the chain's
+	// cold η = 1) until lane 1 has run a best case.
+	h := p.workers[1]
+	for h.solved == 0 && len(h.queue) > 0 {
+		for _, m := range h.run() {
+			p.send(Reduce(p.s, Reply{m}))
+		}
+	}
+	if h.solved != 1 || p.s.start.Empty() {
+		t.Fatalf("lane 1 solved %d starts; the store keeps one: %v", h.solved, !p.s.start.Empty())
+	}
+	p.drain()
+	if got := p.workers[0]; got.solved != 0 || got.given != 1 || h.given != 0 {
+		t.Errorf("lane 0 solved %d starts and was given %d; lane 1 was given %d", got.solved, got.given, h.given)
+	}
+	if one.workers[0].solved != 1 {
+		t.Errorf("one worker solved %d starts", one.workers[0].solved)
+	}
+	if got, want := p.outcome(), one.outcome(); got != want {
+		t.Errorf("on 2 workers:\n got %s\nwant %s", got, want)
+	}
+	for _, r := range append([]*protocol.Result{p.s.Result}, one.s.Result) {
+		if !r.Start.Empty() {
+			t.Error("the result shown keeps the start")
+		}
 	}
 }

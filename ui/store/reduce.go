@@ -407,6 +407,7 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			s.use(s.loading)
 			s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
 			s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0 // of the previous dataset
+			s.start, s.startLanes = protocol.Start{}, nil
 			if s.restarted && d.Notice == "" {
 				// Keep saying that the worker was restarted, now as a notice.
 				s.Notice, s.restarted = true, false

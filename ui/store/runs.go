@@ -296,7 +296,14 @@ func (s *State) dispatch() []protocol.Message {
 		if i == s.cur {
 			s.RunID = j.id
 		}
-		out = append(out, s.request(j.id, j.Warm, j))
+		m := s.request(j.id, j.Warm, j)
+		if j.Method == spec.BestCase && !s.start.Empty() && !s.startLanes[lane] {
+			// The best case's start, which another lane solved: this lane
+			// takes it instead of solving it again.
+			m.Train.Start = s.start
+			s.startLanes[lane] = true
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -370,7 +377,13 @@ func (s *State) side(m protocol.Message) (ahead bool, out []protocol.Message) {
 			s.held[m.ID] = append(s.held[m.ID], m)
 		}
 	}
-	if _, ok := s.inflight[m.ID]; ok && (m.Kind == protocol.KindResult || m.Kind == protocol.KindError) {
+	if lane, ok := s.inflight[m.ID]; ok && (m.Kind == protocol.KindResult || m.Kind == protocol.KindError) {
+		if r := m.Result; r != nil && !r.Start.Empty() {
+			// The run solved the best case's start: kept for the other
+			// lanes' best cases (dispatch), not with the result.
+			s.start, s.startLanes = r.Start, map[int]bool{lane: true}
+			r.Start = protocol.Start{}
+		}
 		delete(s.inflight, m.ID)
 		out = s.dispatch()
 	}

@@ -125,6 +125,8 @@ type State struct {
 	inflight   map[int]int                // batch runs not yet ended: id → lane
 	held       map[int][]protocol.Message // messages of batch runs ahead of the cursor
 	took       map[jobKey]float64         // seconds each sweep run took last, for longestFirst
+	start      protocol.Start             // the best-case start a batch run solved last (Result.Start)
+	startLanes map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
 	nextID     int
 	awaiting   bool // the run has ended; its result is on the way
 	restarted  bool // the message says the worker was restarted; keep it past the reload

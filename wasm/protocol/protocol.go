@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 5
+const Version = 6
 
 // Kind names what a message carries.
 type Kind string
@@ -114,7 +114,26 @@ type Train struct {
 	// session.BatchEvery, the first after that long too, so that a run of
 	// a few tens of milliseconds sends only its last.
 	Batch bool
+	// Start, if set, is a best-case start another worker solved
+	// (Result.Start): the worker keeps it before the run, if it was solved
+	// on the same data and triplets, instead of solving it again.
+	Start Start
 }
+
+// Start is a best-case start (core.Start): the η = 1 solution a worker
+// solved for a batch's best case, which the page hands to its other
+// workers with their next best-case run, so that the pool solves it once,
+// as one worker does. Empty (no Q) when there is none. A and Q are arrays.
+type Start struct {
+	Lambda, Tol float64
+	MaxIter     int
+	Data        uint64    // core.Prepared.Fingerprint of the data and triplets it was solved on
+	A           []float64 // d×d, row-major
+	Q           []float64 // one weight per triplet
+}
+
+// Empty says whether s carries no start.
+func (s *Start) Empty() bool { return len(s.Q) == 0 }
 
 // Ready is the worker's first message.
 type Ready struct {
@@ -227,6 +246,10 @@ type Result struct {
 	Euclid  []float64 // n×2, row-major
 	Learned []float64 // n×2, row-major
 	Labels  []float64 // n class indices
+
+	// Start is the best-case start this batch run solved, if it solved
+	// one, for the page to hand to its other workers (Train.Start).
+	Start Start
 }
 
 // Error is a request that failed, in words for the user. A load that failed
@@ -303,6 +326,14 @@ func (m *Train) fields(c codec) {
 	c.ints(&m.Reverse)
 	c.bool(&m.FromFile)
 	c.bool(&m.Batch)
+	m.Start.fields(c)
+}
+
+func (m *Start) fields(c codec) {
+	c.f64(&m.Lambda)
+	c.f64(&m.Tol)
+	c.int(&m.MaxIter)
+	c.u64(&m.Data)
 }
 
 func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }
@@ -368,6 +399,7 @@ func (m *Result) fields(c codec) {
 	c.int(&m.Reversed)
 	c.ints(&m.QHist)
 	c.ints(&m.MarginHist)
+	m.Start.fields(c)
 }
 
 func (m *Error) fields(c codec) {
@@ -428,7 +460,11 @@ func arrays(m *Message) []*[]float64 {
 		}
 	case KindResult:
 		if r := m.Result; r != nil {
-			return []*[]float64{&r.Iters, &r.Gaps, &r.A, &r.Eigen, &r.Euclid, &r.Learned, &r.Labels}
+			return []*[]float64{&r.Iters, &r.Gaps, &r.A, &r.Eigen, &r.Euclid, &r.Learned, &r.Labels, &r.Start.A, &r.Start.Q}
+		}
+	case KindTrain:
+		if t := m.Train; t != nil {
+			return []*[]float64{&t.Start.A, &t.Start.Q}
 		}
 	}
 	return nil
@@ -521,6 +557,14 @@ func (m *Message) checkArrays() error {
 	if d := m.Dataset; d != nil {
 		return d.checkArrays()
 	}
+	if t := m.Train; t != nil {
+		return t.Start.check()
+	}
+	if r := m.Result; r != nil {
+		if err := r.Start.check(); err != nil {
+			return err
+		}
+	}
 	var p *Progress
 	switch {
 	case m.Progress != nil:
@@ -586,6 +630,22 @@ func (d *Dataset) checkArrays() error {
 		if v != math.Trunc(v) || v < 0 || int(v) >= len(d.Classes) {
 			return errors.New("protocol: label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
 		}
+	}
+	return nil
+}
+
+// check verifies a start's sizes: none, or a square metric (d ≤ 4,096) and
+// at most 2²² weights. Its values are core's to check (Prepared.KeepStart).
+func (s *Start) check() error {
+	itoa := strconv.Itoa
+	d := int(math.Sqrt(float64(len(s.A))))
+	switch {
+	case len(s.A) == 0 && len(s.Q) == 0:
+		return nil
+	case d*d != len(s.A) || d == 0 || d > 1<<12:
+		return errors.New("protocol: a start's metric has " + itoa(len(s.A)) + " entries, not d² for some d in [1, 4096]")
+	case len(s.Q) == 0 || len(s.Q) > 1<<22:
+		return errors.New("protocol: a start has " + itoa(len(s.Q)) + " weights")
 	}
 	return nil
 }

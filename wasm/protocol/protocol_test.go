@@ -21,12 +21,15 @@ func samples() []Message {
 		{ID: 1, Kind: KindLoad, Load: &Load{Builtin: "Iris", TestFrac: 0.15, Seed: 7}},
 		{ID: 2, Kind: KindLoad, Load: &Load{CSV: "a,b\n1,x\n", FileName: "<b>.csv", Label: "b"}},
 		{ID: 3, Kind: KindTrain, Train: &Train{KSame: 3, KDiff: 3, Flip: 0.1, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Warm: true, Drop: []int{4}, Reverse: []int{2, 9}}},
+		{ID: 3, Kind: KindTrain, Train: &Train{Eta: 0.9, Lambda: 16, Method: "bestcase", Tol: 1e-3, Batch: true,
+			Start: Start{Lambda: 16, Tol: 1e-3, MaxIter: 9, Data: 1<<63 + 5, A: []float64{1, 0, 0, 2}, Q: []float64{0, 0.5, 1}}}},
 		{ID: 4, Kind: KindStop},
 		{Kind: KindReady, Ready: &Ready{Builtins: []string{"Iris"}}},
 		{ID: 1, Kind: KindDataset, Dataset: &Dataset{Name: "Iris", Rows: 3, Features: []string{"a"}, Columns: []string{"a", "y"}, Classes: []string{"p", "q"}, ClassCounts: []int{1, 2}, Preview: [][]string{{"a", "y"}}}},
 		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 1, Gap: 2, Iters: []float64{1}, Gaps: []float64{2}}},
 		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 1, Gap: 2, Iters: []float64{}, Gaps: []float64{}}},
 		{ID: 3, Kind: KindResult, Result: res},
+		{ID: 3, Kind: KindResult, Result: withStart(res)},
 		{ID: 2, Kind: KindError, Error: &Error{Message: "line 2, column 2: x", Columns: []string{"a", "b"}}},
 		{ID: 5, Kind: KindLoad, Load: &Load{CSV: "id,a,k,y\n", FileName: "f.csv", Missing: "mean", Exclude: []string{"a"}, OneHot: []string{"k"}, ID: "id"}},
 		{ID: 6, Kind: KindTriplets, Triplets: &Triplets{CSV: "1,2,3\n", FileName: "t.csv", By: "row1"}},
@@ -38,6 +41,14 @@ func samples() []Message {
 			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}}},
 		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
 	}
+}
+
+// withStart returns a copy of r that carries a best-case start.
+func withStart(r *Result) *Result {
+	c := *r
+	c.Method = "bestcase"
+	c.Start = Start{Lambda: 2, Tol: 1e-3, Data: 42, A: []float64{1, 0.25, 0.25, 3}, Q: []float64{1, 1, 0}}
+	return &c
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -75,8 +86,9 @@ func header(v int, kind string, fields func(w *writer)) []byte {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	res := samples()[8]
+	res := samples()[9]
 	h, data, _ := Encode(res)
+	th, _, _ := Encode(samples()[3])
 	for _, c := range []struct {
 		name   string
 		header []byte
@@ -104,10 +116,13 @@ func TestDecodeRejects(t *testing.T) {
 			w.int(&i)
 			w.b = append(w.b, 7)
 		}), nil, "bad boolean"},
-		{"arrays missing", h, data[:3], "carries 3 arrays, want 7"},
-		{"A too short", h, [][]float64{{2, 3}, {1, .5}, {1}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}}, "A has 1 entries"},
-		{"trace lengths", h, [][]float64{{2, 3}, {1}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}}, "differ in length"},
-		{"label not an index", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1.5, 1}}, "not a class index"},
+		{"arrays missing", h, data[:3], "carries 3 arrays, want 9"},
+		{"A too short", h, [][]float64{{2, 3}, {1, .5}, {1}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "A has 1 entries"},
+		{"trace lengths", h, [][]float64{{2, 3}, {1}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "differ in length"},
+		{"a start's metric not square", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1, 2, 3}, {0.5}}, "a start's metric has 3 entries"},
+		{"a start without weights", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1}, nil}, "a start has 0 weights"},
+		{"a train's start without a metric", th, [][]float64{nil, {0.5}}, "a start's metric has 0 entries"},
+		{"label not an index", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1.5, 1}, nil, nil}, "not a class index"},
 	} {
 		_, err := Decode(c.header, c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

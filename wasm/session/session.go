@@ -325,6 +325,12 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		return fail(err)
 	}
 	p := s.prep.Problem(req.Eta, req.Lambda)
+	if st := req.Start; !st.Empty() {
+		// A start another worker solved: kept if it was solved on these
+		// triplets (core checks), else this run solves its own.
+		_ = s.prep.KeepStart(core.Start{Lambda: st.Lambda, Tol: st.Tol, MaxIter: st.MaxIter, Data: st.Data, A: st.A, Q: st.Q})
+	}
+	solved := s.prep.StartsSolved()
 	warm := req.Warm && len(s.warm) == len(p.Triplets)
 	res, err := s.solve(ctx, p, method, req, warm, post)
 	if err != nil {
@@ -335,6 +341,16 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		return fail(err)
 	}
 	out.Method, out.Warm = method.String(), warm
+	if method == core.BestCase && req.Batch && s.prep.StartsSolved() > solved {
+		// This batch run solved the best case's start: the page hands it
+		// to its other workers, so that none solves it again. (A start that
+		// did not converge is not kept, and an older one for other
+		// settings is only a wasted hand-over: core uses a start only for
+		// its λ, tolerance and iteration limit.)
+		if st, ok := s.prep.Start(); ok && st.Lambda == req.Lambda {
+			out.Start = protocol.Start{Lambda: st.Lambda, Tol: st.Tol, MaxIter: st.MaxIter, Data: st.Data, A: st.A, Q: st.Q}
+		}
+	}
 	return out, nil
 }
 

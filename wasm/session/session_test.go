@@ -799,3 +799,59 @@ func TestEuclidOnLoad(t *testing.T) {
 		t.Errorf("view at load: %d coordinates, %d labels, %d held out, error %v (run: %v)", len(ds.Euclid), len(ds.Labels), len(ds.Held), ds.ErrEuclid, res.ErrEuclid)
 	}
 }
+
+// A best-case start one worker solved in a batch run travels in its result
+// (Result.Start); another worker given it (Train.Start) solves none and
+// returns, to the bit, what the first returns. A run that solved no start,
+// or not in a batch, sends none, and a start of other triplets is not kept.
+func TestStartHandedOver(t *testing.T) {
+	a, b := newSession(), newSession()
+	load(t, a, "Wine")
+	load(t, b, "Wine")
+	req := protocol.Train{KSame: 3, KDiff: 3, Flip: 0.2, Seed: 1, Eta: 0.9, Lambda: 16, Method: "bestcase", Tol: 1e-3, Batch: true}
+	train := func(s *Session, req protocol.Train) *protocol.Result {
+		t.Helper()
+		res, e := s.Train(context.Background(), req, func(*protocol.Progress) {})
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		return res
+	}
+	first := train(a, req)
+	st := first.Start
+	if st.Empty() || st.Lambda != 16 || st.Tol != 1e-3 || len(st.A) != 13*13 || len(st.Q) != first.Triplets {
+		t.Fatalf("the run that solved the start sent %d weights for %d triplets, λ %v, tolerance %v", len(st.Q), first.Triplets, st.Lambda, st.Tol)
+	}
+	// The start survives the codec.
+	h, data, err := protocol.Encode(protocol.Message{Kind: protocol.KindResult, ID: 1, Result: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := protocol.Decode(h, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Eta = 0.7
+	want := train(a, req)
+	if !want.Start.Empty() {
+		t.Error("a run on a kept start sent it again")
+	}
+	given := req
+	given.Start = m.Result.Start
+	got := train(b, given)
+	if n := b.prep.StartsSolved(); n != 0 {
+		t.Errorf("the worker given the start solved %d", n)
+	}
+	if !slices.Equal(got.A, want.A) || got.Iter != want.Iter || got.Primal != want.Primal || got.ErrLearn != want.ErrLearn || !got.Start.Empty() {
+		t.Errorf("from the start handed over: B %v after %d outer steps; from its own: %v after %d", got.Primal, got.Iter, want.Primal, want.Iter)
+	}
+	// Other triplets (another swap seed): the start is not kept, and the
+	// run solves its own; outside a batch, it is not sent.
+	c := newSession()
+	load(t, c, "Wine")
+	other := given
+	other.Seed, other.Batch = 2, false
+	if res := train(c, other); !res.Start.Empty() || c.prep.StartsSolved() != 1 {
+		t.Errorf("a start of other triplets: %d starts solved, one sent %v", c.prep.StartsSolved(), !res.Start.Empty())
+	}
+}
