@@ -397,3 +397,45 @@ func BenchmarkUpload(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBestCaseStart times a best-case run at η = 0.9 on Wine (every
+// row, 20 % of the triplets swapped with seed 1, λ = 16, to 1e-3: the
+// page's noise lesson) that solves its η = 1 start, and one that finds it
+// kept (on its preparation, or handed over by another worker:
+// Prepared.KeepStart), as the first and the later best cases of an η
+// sweep's workers run it. The difference is what a pool of two workers
+// saves when the start is handed over instead of solved by each.
+func BenchmarkBestCaseStart(b *testing.B) {
+	x, ds := loadStd(b, "wine.csv")
+	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prep := func() *Prepared {
+		pp, _, err := PrepareSwapped(x, ts, 0.2, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return pp
+	}
+	run := func(b *testing.B, pp *Prepared) {
+		if _, err := Solve(context.Background(), pp.Problem(0.9, 16), Settings{Method: BestCase, Tol: 1e-3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("solved", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			pp := prep()
+			b.StartTimer()
+			run(b, pp)
+		}
+	})
+	b.Run("kept", func(b *testing.B) {
+		pp := prep()
+		run(b, pp)
+		for b.Loop() {
+			run(b, pp)
+		}
+	})
+}
