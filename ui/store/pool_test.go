@@ -24,7 +24,7 @@ type fakeWorker struct {
 	// The best case's start, as a session keeps it: solved by the first
 	// best-case run without one (and sent with its result in a batch),
 	// or taken from a request's Start.
-	start         bool
+	start         map[uint64]bool // by the triplets' Data
 	solved, given int
 }
 
@@ -54,6 +54,13 @@ func (w *fakeWorker) receive(m protocol.Message) {
 	}
 }
 
+func (w *fakeWorker) keep(data uint64) {
+	if w.start == nil {
+		w.start = map[uint64]bool{}
+	}
+	w.start[data] = true
+}
+
 // run answers the oldest request: a progress message, then the result.
 func (w *fakeWorker) run() []protocol.Message {
 	if len(w.queue) == 0 {
@@ -75,15 +82,20 @@ func (w *fakeWorker) run() []protocol.Message {
 	final.Status, final.Iters, final.Gaps = "converged", nil, nil
 	res := &protocol.Result{Progress: final, Method: tr.Method, ErrLearn: float64(iters)}
 	if tr.Method == "bestcase" {
+		// A start's Data stands for its triplets, here their noise rate.
+		data := uint64(1000*tr.Flip) + 1
 		if !tr.Start.Empty() {
-			w.start = true
+			if tr.Start.Data != data || tr.Start.Lambda != tr.Lambda || tr.Start.Tol != tr.Tol {
+				w.t.Errorf("lane %d: a best case at noise %v, λ %v, tolerance %v was sent a start for other triplets or settings", w.lane, tr.Flip, tr.Lambda, tr.Tol)
+			}
+			w.keep(data)
 			w.given++
 		}
-		if !w.start {
-			w.start = true
+		if !w.start[data] {
+			w.keep(data)
 			w.solved++
 			if tr.Batch {
-				res.Start = protocol.Start{Lambda: tr.Lambda, Tol: tr.Tol, Data: 7, A: []float64{1}, Q: []float64{0.5}}
+				res.Start = protocol.Start{Lambda: tr.Lambda, Tol: tr.Tol, Data: data, A: []float64{1}, Q: []float64{0.5}}
 			}
 		}
 	}

@@ -297,8 +297,10 @@ func (s *State) dispatch() []protocol.Message {
 			s.RunID = j.id
 		}
 		m := s.request(j.id, j.Warm, j)
-		if j.Method == spec.BestCase && !s.start.Empty() && !s.startLanes[lane] {
-			// The best case's start, which another lane solved: this lane
+		if j.Method == spec.BestCase && !s.start.Empty() && !s.startLanes[lane] &&
+			j.Flip == s.startFlip && j.Tol == s.start.Tol && s.Params.Lambda == s.start.Lambda {
+			// The best case's start, which another lane solved on the same
+			// triplets (the worker checks their fingerprint too): this lane
 			// takes it instead of solving it again.
 			m.Train.Start = s.start
 			s.startLanes[lane] = true
@@ -383,6 +385,11 @@ func (s *State) side(m protocol.Message) (ahead bool, out []protocol.Message) {
 			// lanes' best cases (dispatch), not with the result.
 			s.start, s.startLanes = r.Start, map[int]bool{lane: true}
 			r.Start = protocol.Start{}
+			for _, j := range s.batch {
+				if j.id == m.ID {
+					s.startFlip = j.Flip // its noise rate: a flip sweep's runs differ in triplets
+				}
+			}
 		}
 		delete(s.inflight, m.ID)
 		out = s.dispatch()

@@ -127,6 +127,7 @@ type State struct {
 	took       map[jobKey]float64         // seconds each sweep run took last, for longestFirst
 	start      protocol.Start             // the best-case start a batch run solved last (Result.Start)
 	startLanes map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
+	startFlip  float64                    // the noise rate of the run that solved it
 	nextID     int
 	awaiting   bool // the run has ended; its result is on the way
 	restarted  bool // the message says the worker was restarted; keep it past the reload
