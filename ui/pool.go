@@ -65,7 +65,9 @@ func helperCount() int {
 }
 
 // send posts a request to its lane's worker; a Load or Triplets request
-// goes to lane 0 and is kept until it answers.
+// goes to lane 0 and, if the page has helpers, is kept until it answers
+// (with none, as with ?workers=1, it is posted as any request, its buffers
+// transferred, not copied).
 func (g *glue) send(m protocol.Message) {
 	target := g.worker
 	if lane := g.state.LaneOf(m); lane != 0 {
@@ -75,7 +77,7 @@ func (g *glue) send(m protocol.Message) {
 		}
 		target = g.helpers[i].worker
 	}
-	if m.Kind == protocol.KindLoad || m.Kind == protocol.KindTriplets {
+	if (m.Kind == protocol.KindLoad || m.Kind == protocol.KindTriplets) && g.nHelpers > 0 {
 		// Encoded once and kept: the helpers get copies of it
 		// (jsmsg.PostCopy), not a second encoding on this thread.
 		enc, err := jsmsg.Encode(m)
