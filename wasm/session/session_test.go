@@ -8,11 +8,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/internal/bigcsv"
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -853,5 +857,41 @@ func TestStartHandedOver(t *testing.T) {
 	other.Seed, other.Batch = 2, false
 	if res := train(c, other); !res.Start.Empty() || c.prep.StartsSolved() != 1 {
 		t.Errorf("a start of other triplets: %d starts solved, one sent %v", c.prep.StartsSolved(), !res.Start.Empty())
+	}
+}
+
+// core's BenchmarkUpload builds the page's 5,000 × 50 upload problem
+// (internal/bigcsv, η = 0.8, λ = 1) from core's functions, restating the
+// session's pipeline (read, split, standardize on the training rows, label
+// triplets). The two must not drift apart: the same calls here must give
+// the data and triplets the session prepares, by their fingerprint.
+func TestUploadProblemIsThePages(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("searches the neighbours of 4,250 rows (9 s under Node; the pipelines are the same code natively)")
+	}
+	csv := bigcsv.CSV(5000, 50, 5, 10)
+	s := newSession()
+	if _, e := s.Load(protocol.Load{CSV: csv, FileName: "big.csv", TestFrac: spec.TestFrac, Seed: 1}); e != nil {
+		t.Fatal(e.Message)
+	}
+	if _, e := s.Train(context.Background(), protocol.Train{KSame: 3, KDiff: 3, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 0.5, MaxIter: 1}, func(*protocol.Progress) {}); e != nil {
+		t.Fatal(e.Message)
+	}
+	// core/bench_test.go's uploadProblem, step by step.
+	ds, err := core.ReadCSV(strings.NewReader(csv), core.CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, _ := core.StratifiedSplit(ds.Labels, spec.TestFrac, 1)
+	_, x, err := core.Standardize(ds.X, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, _, err := core.LabelData(context.Background(), nil, x, core.SelectLabels(ds.Labels, train), ds.Classes, core.TripletOptions{KSame: 3, KDiff: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pp.Fingerprint(), s.prep.Fingerprint(); got != want || len(pp.Triplets) != 38250 {
+		t.Errorf("BenchmarkUpload's problem: %d triplets, fingerprint %x; the page's: %d, %x", len(pp.Triplets), got, len(s.prep.Triplets), want)
 	}
 }
