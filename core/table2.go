@@ -310,7 +310,9 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 	switch {
 	case warm == nil:
 	case method == LMNN && res.A != nil:
-		*warm = slices.Clone(res.A.RawSymmetric().Data)
+		// The data of the metric kept in sp.lmnnA, not a copy: the next
+		// start copies it (above), and nothing writes to either.
+		*warm = res.A.RawSymmetric().Data
 	case res.Q != nil:
 		*warm = res.Q
 	}
