@@ -550,8 +550,8 @@ func TestSweepLongestFirst(t *testing.T) {
 		}
 	}
 	fixed := sweep()
-	want := []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8", "xing@0.8",
-		"bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "bestcase@1"}
+	want := []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "bestcase@0.9", "lmnn@0.8", "xing@0.8",
+		"bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "bestcase@1"}
 	if !slices.Equal(fixed, want) {
 		t.Fatalf("first sweep ran %v, want %v", fixed, want)
 	}
