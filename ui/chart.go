@@ -60,7 +60,7 @@ func (p ChartProps) same(o ChartProps) bool {
 	}
 	a.Iters, a.Gaps, b.Iters, b.Gaps = nil, nil, nil, nil
 	return reflect.DeepEqual(a, b) && p.Tol == o.Tol && p.RunID == o.RunID && p.Running == o.Running &&
-		p.Rate == o.Rate && p.Done == o.Done && p.Left == o.Left && p.HasLeft == o.HasLeft
+		p.Rate == o.Rate && p.Done == o.Done && p.Left == o.Left && p.HasLeft == o.HasLeft && p.BestCase == o.BestCase
 }
 
 // ChartProps is what the chart shows.
@@ -76,11 +76,16 @@ type ChartProps struct {
 	// there is an estimate (State.Remaining).
 	Left    float64
 	HasLeft bool
+	// BestCase: the run shown is the best case (the last run of a Compare
+	// or a sweep), which has no duality gap: it stops at a local optimum,
+	// when its trusted set repeats, and its progress counts outer steps.
+	BestCase bool
 }
 
 func chartProps(s *store.State) ChartProps {
 	p := ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate(), Done: s.CanExport()}
 	p.Left, p.HasLeft = s.Remaining()
+	p.BestCase = !p.Running && s.Result != nil && s.ResultOf == s.RunID && s.Result.Method == spec.BestCase
 	return p
 }
 
@@ -136,6 +141,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	c.pyr.Update(iters, gaps)
 	ti, gi := c.pyr.Points(iters, gaps, 4*int(box.W))
 	cv, ok := draw.NewCurve(box, ti, gi)
+	ok = ok && !s.BestCase // its trace is 1 while the set changes, then 0: no gap to draw
 	c.curve, c.drawn = cv, ok
 	if ok {
 		var grid, labels []vecty.MarkupOrChild
@@ -177,7 +183,14 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		}
 	} else {
 		msg := "Train to see the duality gap Δ_t fall."
-		if last.Phase == "neighbours" && s.Running {
+		switch {
+		case s.BestCase:
+			steps := itoa(last.Iter) + " outer steps"
+			if last.Iter == 1 {
+				steps = "1 outer step"
+			}
+			msg = "Best case: no duality gap; a local optimum after " + steps + "."
+		case last.Phase == "neighbours" && s.Running:
 			msg = "Finding each point's nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
 		}
 		children = append(children, svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
@@ -195,6 +208,11 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	t, gap, rel, dual, primal := "—", "—", "—", "—", "—"
 	if last.Iter > 0 || len(iters) > 0 {
 		t, gap, rel, dual, primal = strconv.Itoa(last.Iter), plain(last.Gap), plain(last.RelGap), draw.Num(last.Dual), draw.Num(last.Primal)
+	}
+	if s.BestCase {
+		// Its "gap" says only whether the trusted set changed, and it has
+		// no dual: no certificate to show.
+		gap, rel, dual = "—", "—", "—"
 	}
 	return panel("4 · Convergence", "chart",
 		svg("svg", children...),

@@ -13,6 +13,7 @@ import (
 	"github.com/hexops/vecty/elem"
 	"github.com/hexops/vecty/event"
 
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -148,6 +149,21 @@ func budgetLine(r *protocol.Result) *vecty.HTML {
 	if r.BudgetActive {
 		explain = "The budget is active: the worst case down-weights the hardest 1 − η of the triplets, so η shapes A."
 	}
+	if r.Method == spec.BestCase {
+		// It trusts the ⌈η·N⌉ triplets its metric explains best (core's
+		// solveBestCase; Budget is η·N).
+		k := min(max(int(math.Ceil(r.Budget-1e-9)), 1), r.Triplets)
+		text := "At η = 1 the best case trusts all " + itoa(r.Triplets) + " triplets: its answer is the robust problem's at η = 1."
+		if k < r.Triplets {
+			steps := itoa(r.Iter) + " outer steps"
+			if r.Iter == 1 {
+				steps = "1 outer step"
+			}
+			text = "The best case trusts the ⌈η·N⌉ = " + itoa(k) + " of the " + itoa(r.Triplets) + " triplets its metric explains best and sets the other " +
+				itoa(r.Triplets-k) + " aside: a local optimum, reached from the η = 1 solution in " + steps + ", with no certificate."
+		}
+		return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")), vecty.Text(text))
+	}
 	if !isRML(r.Method) {
 		return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")), vecty.Text(methodName(r.Method)+" has no trust budget: it counts every triplet."))
 	}
@@ -190,8 +206,19 @@ func stepView(r *protocol.Result) *vecty.HTML {
 	if len(r.MarginHist) == 5 {
 		loss = r.MarginHist[0] + r.MarginHist[1] + r.MarginHist[2]
 	}
+	// Δ is RML's duality gap; the other methods' progress measures
+	// something else (the best case's: whether its trusted set changed).
+	state := "After " + itoa(r.Iter) + " iterations: Δ = " + draw.Num(r.Gap) + "; "
+	switch {
+	case r.Method == spec.BestCase && r.Iter == 1:
+		state = "After 1 outer step: "
+	case r.Method == spec.BestCase:
+		state = "After " + itoa(r.Iter) + " outer steps: "
+	case !isRML(r.Method):
+		state = "After " + itoa(r.Iter) + " iterations: "
+	}
 	return elem.Div(vecty.Markup(vecty.Class("step-view")),
-		elem.Paragraph(vecty.Markup(vecty.Data("testid", "step-state")), vecty.Text("After "+itoa(r.Iter)+" iterations: Δ = "+draw.Num(r.Gap)+"; "+carry+itoa(loss)+" have margin below 1 (a positive hinge loss).")),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "step-state")), vecty.Text(state+carry+itoa(loss)+" have margin below 1 (a positive hinge loss).")),
 		elem.Div(vecty.Markup(vecty.Class("pair")),
 			bars("q-hist", "The weights q_i", qLabels, r.QHist),
 			bars("margin-hist", "The margins tr(A K_i)", mLabels, r.MarginHist)))
