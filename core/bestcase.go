@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 // The best-case counterpart of the robust problem (docs/math.md). The paper
@@ -39,8 +41,7 @@ import (
 func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	start := time.Now()
 	n := len(p.Triplets)
-	k := int(math.Ceil(float64(n)*p.Eta - 1e-9))
-	k = min(max(k, 1), n)
+	k := spec.Trusted(n, float64(n)*p.Eta)
 	inner := Settings{Method: Fast, Tol: s.Tol, MaxIter: s.MaxIter, TimeLimit: s.TimeLimit, YieldEvery: s.YieldEvery, Yield: s.Yield}
 	tk := newTicker(ctx, s.YieldEvery, s.Yield)
 	e := newEvaluator(p)

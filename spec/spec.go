@@ -106,6 +106,13 @@ func StopGap(tol, primal float64) float64 {
 	return tol * math.Max(1, math.Abs(primal))
 }
 
+// Trusted is how many of n triplets the best case trusts when the budget
+// is m = n·η: k = ⌈m⌉ (m within 1e-9 of an integer counts as it), at least
+// 1 and at most n. core's best case and the page's account of it both use it.
+func Trusted(n int, m float64) int {
+	return min(max(int(math.Ceil(m-1e-9)), 1), n)
+}
+
 // Range is a setting's admissible values, with its name and what a user
 // must enter, for messages.
 type Range struct {

@@ -44,3 +44,20 @@ func ExampleRange_Check() {
 	// k_same = 0: expected a whole number from 1 to 50
 	// 5e-07 2e-06
 }
+
+// Trusted counts ⌈m⌉ triplets, an m within rounding of an integer as that
+// integer, and always at least one and at most all of them.
+func TestTrusted(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		m    float64
+		want int
+	}{
+		{10, 8, 8}, {10, 7.5, 8}, {10, 8 + 1e-12, 8}, {10, 0.2, 1}, {10, 0, 1}, {10, 12, 10},
+		{1836, 1836 * 0.8, 1469}, {1000, 1000 * 0.7, 700}, {3, 3 * (1 - 1e-16), 3},
+	} {
+		if got := spec.Trusted(c.n, c.m); got != c.want {
+			t.Errorf("Trusted(%d, %v) = %d, want %d", c.n, c.m, got, c.want)
+		}
+	}
+}

@@ -185,11 +185,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		msg := "Train to see the duality gap Δ_t fall."
 		switch {
 		case s.BestCase:
-			steps := itoa(last.Iter) + " outer steps"
-			if last.Iter == 1 {
-				steps = "1 outer step"
-			}
-			msg = "Best case: no duality gap; a local optimum after " + steps + "."
+			msg = "Best case: no duality gap; a local optimum after " + outerSteps(last.Iter) + "."
 		case last.Phase == "neighbours" && s.Running:
 			msg = "Finding each point's nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
 		}

@@ -152,15 +152,11 @@ func budgetLine(r *protocol.Result) *vecty.HTML {
 	if r.Method == spec.BestCase {
 		// It trusts the ⌈η·N⌉ triplets its metric explains best (core's
 		// solveBestCase; Budget is η·N).
-		k := min(max(int(math.Ceil(r.Budget-1e-9)), 1), r.Triplets)
+		k := spec.Trusted(r.Triplets, r.Budget)
 		text := "At η = 1 the best case trusts all " + itoa(r.Triplets) + " triplets: its answer is the robust problem's at η = 1."
 		if k < r.Triplets {
-			steps := itoa(r.Iter) + " outer steps"
-			if r.Iter == 1 {
-				steps = "1 outer step"
-			}
 			text = "The best case trusts the ⌈η·N⌉ = " + itoa(k) + " of the " + itoa(r.Triplets) + " triplets its metric explains best and sets the other " +
-				itoa(r.Triplets-k) + " aside: a local optimum, reached from the η = 1 solution in " + steps + ", with no certificate."
+				itoa(r.Triplets-k) + " aside: a local optimum, reached from the η = 1 solution in " + outerSteps(r.Iter) + ", with no certificate."
 		}
 		return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")), vecty.Text(text))
 	}
@@ -174,6 +170,14 @@ func budgetLine(r *protocol.Result) *vecty.HTML {
 	}
 	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "budget")),
 		vecty.Text("Σq/m = "+draw.Num(ratio)+" (m = η·N = "+draw.Num(r.Budget)+"). "+explain+below))
+}
+
+// outerSteps says "1 outer step" or "n outer steps".
+func outerSteps(n int) string {
+	if n == 1 {
+		return "1 outer step"
+	}
+	return itoa(n) + " outer steps"
 }
 
 // stepView shows the state of the solution: the weights q as a histogram,
@@ -210,10 +214,8 @@ func stepView(r *protocol.Result) *vecty.HTML {
 	// something else (the best case's: whether its trusted set changed).
 	state := "After " + itoa(r.Iter) + " iterations: Δ = " + draw.Num(r.Gap) + "; "
 	switch {
-	case r.Method == spec.BestCase && r.Iter == 1:
-		state = "After 1 outer step: "
 	case r.Method == spec.BestCase:
-		state = "After " + itoa(r.Iter) + " outer steps: "
+		state = "After " + outerSteps(r.Iter) + ": "
 	case !isRML(r.Method):
 		state = "After " + itoa(r.Iter) + " iterations: "
 	}
