@@ -76,8 +76,8 @@ type ChartProps struct {
 	// there is an estimate (State.Remaining).
 	Left    float64
 	HasLeft bool
-	// BestCase: the run shown is the best case (the last run of a Compare
-	// or a sweep), which has no duality gap: it stops at a local optimum,
+	// BestCase: the run shown is the best case (the last run of a
+	// sweep), which has no duality gap: it stops at a local optimum,
 	// when its trusted set repeats, and its progress counts outer steps.
 	BestCase bool
 }

@@ -62,7 +62,8 @@ type Job struct {
 	MaxIter int
 	Warm    bool
 
-	id, lane int // its request id and lane once started (id 0: not yet)
+	id, lane int  // its request id and lane once started (id 0: not yet)
+	chosen   bool // Compare's run of the chosen method
 }
 
 // Sweep is the sweep shown: test error against η or against the noise rate.
@@ -117,13 +118,20 @@ func toggle(set []int, i int) []int {
 	return out
 }
 
-// startCompare queues the chosen method and the baselines.
+// startCompare queues the baselines and then the chosen method: a batch
+// ends with its views on its last run, which runs on the first worker
+// (pick), so Compare ends showing, and with the first worker holding, the
+// chosen method's run at the current settings, as Train would leave them
+// (before, the best case came last and the views ended on it). Its column
+// still comes first (jobDone). On two workers the first worker also no
+// longer runs both of the longest runs, the chosen method's and the best
+// case's.
 func (s *State) startCompare() []protocol.Message {
 	if !s.needData() {
 		return nil
 	}
 	p := s.Params
-	jobs := []Job{{Kind: "compare", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol}}
+	var jobs []Job
 	for _, m := range CompareMethods {
 		j := Job{Kind: "compare", Method: m, Eta: p.Eta, Flip: p.Flip, Tol: max(p.Tol, CompareTol)}
 		if m == spec.LMNN {
@@ -131,6 +139,8 @@ func (s *State) startCompare() []protocol.Message {
 		}
 		jobs = append(jobs, j)
 	}
+	jobs = append(jobs, Job{Kind: "compare", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol, chosen: true})
+	s.compareAt = len(s.Pinned)
 	return s.startBatch(jobs)
 }
 
@@ -413,6 +423,12 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 	switch j.Kind {
 	case "compare":
 		s.pin(r, j)
+		if j.chosen && r != nil && s.compareAt < len(s.Pinned)-1 {
+			// The chosen method's column first among this Compare's.
+			last := s.Pinned[len(s.Pinned)-1]
+			copy(s.Pinned[s.compareAt+1:], s.Pinned[s.compareAt:len(s.Pinned)-1])
+			s.Pinned[s.compareAt] = last
+		}
 	case "sweep":
 		x := j.Flip
 		if s.Sweep.Axis == "eta" {
@@ -439,7 +455,8 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 		p.Eta, p.Flip, p.Tol = j.Eta, j.Flip, j.Tol
 	}
 	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace})
-	if len(s.Pinned) > MaxPinned {
-		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned:]
+	if n := len(s.Pinned) - MaxPinned; n > 0 {
+		s.Pinned = s.Pinned[n:]
+		s.compareAt = max(0, s.compareAt-n)
 	}
 }

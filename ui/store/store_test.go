@@ -296,10 +296,38 @@ func TestCompareQueue(t *testing.T) {
 		}
 		m = one(t, out, protocol.KindTrain)
 	}
-	want := append([]string{"fast"}, CompareMethods...)
-	if !reflect.DeepEqual(methods, want) || len(s.Pinned) != len(want) || s.Job != nil || s.Pinned[1].Params.Method != "lmnn" {
-		t.Fatalf("compare ran %v, pinned %d", methods, len(s.Pinned))
+	// The baselines first and the chosen method last, so that the views
+	// end on it; its column first.
+	want := append(slices.Clone(CompareMethods), "fast")
+	var cols []string
+	for _, r := range s.Pinned {
+		cols = append(cols, r.Params.Method)
 	}
+	if !reflect.DeepEqual(methods, want) || !reflect.DeepEqual(cols, append([]string{"fast"}, CompareMethods...)) || s.Job != nil {
+		t.Fatalf("compare ran %v, pinned %v", methods, cols)
+	}
+	if s.Result == nil || s.Result.Method != "fast" || s.Result != s.Pinned[0].Result {
+		t.Errorf("after Compare the views show %+v, not the chosen method's run", s.Result)
+	}
+	// A second Compare: its own columns after the first's, the chosen
+	// method's first among them, the oldest dropped beyond MaxPinned.
+	first := slices.Clone(s.Pinned)
+	m = one(t, Reduce(s, Compare{}), protocol.KindTrain)
+	for i := 0; ; i++ {
+		out := finish(s, m, 30+i)
+		if len(out) == 0 {
+			break
+		}
+		m = one(t, out, protocol.KindTrain)
+	}
+	cols = cols[:0]
+	for _, r := range s.Pinned {
+		cols = append(cols, r.Params.Method)
+	}
+	if !reflect.DeepEqual(cols, []string{"bestcase", "fast", "lmnn", "xing", "euclid", "bestcase"}) || s.Pinned[0].Result != first[4].Result {
+		t.Errorf("after a second Compare: %v", cols)
+	}
+	s.Pinned = first
 	// Stop in the middle of a second Compare: nothing more is started.
 	m = one(t, Reduce(s, Compare{}), protocol.KindTrain)
 	one(t, Reduce(s, Stop{}), protocol.KindStop)
