@@ -134,8 +134,14 @@ func (s *State) startCompare() []protocol.Message {
 		return nil
 	}
 	p := s.Params
+	order := []string{spec.BestCase}
+	for _, m := range CompareMethods {
+		if m != spec.BestCase {
+			order = append(order, m)
+		}
+	}
 	var jobs []Job
-	for _, m := range append([]string{spec.BestCase}, slices.DeleteFunc(slices.Clone(CompareMethods), func(m string) bool { return m == spec.BestCase })...) {
+	for _, m := range order {
 		j := Job{Kind: "compare", Method: m, Eta: p.Eta, Flip: p.Flip, Tol: max(p.Tol, CompareTol)}
 		if m == spec.LMNN {
 			j.MaxIter = CompareLMNNIters
@@ -143,7 +149,6 @@ func (s *State) startCompare() []protocol.Message {
 		jobs = append(jobs, j)
 	}
 	jobs = append(jobs, Job{Kind: "compare", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: p.Tol, chosen: true})
-	s.compareAt = len(s.Pinned)
 	return s.startBatch(jobs)
 }
 
@@ -426,14 +431,14 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 	switch j.Kind {
 	case "compare":
 		s.pin(r, j)
-		if j.chosen && r != nil && s.compareAt < len(s.Pinned) {
-			// This Compare's columns in their order: the chosen method's,
-			// then CompareMethods'.
+		if j.chosen {
+			// The last run: this Compare's columns, one a run (an error
+			// ends the batch) and all of them among the last MaxPinned,
+			// in their order: the chosen method's first (it is none of
+			// CompareMethods), then CompareMethods'.
+			cols := s.Pinned[max(0, len(s.Pinned)-len(s.batch)):]
 			rank := func(r Run) int { return slices.Index(CompareMethods, r.Params.Method) }
-			slices.SortStableFunc(s.Pinned[s.compareAt:len(s.Pinned)-1], func(a, b Run) int { return rank(a) - rank(b) })
-			last := s.Pinned[len(s.Pinned)-1]
-			copy(s.Pinned[s.compareAt+1:], s.Pinned[s.compareAt:len(s.Pinned)-1])
-			s.Pinned[s.compareAt] = last
+			slices.SortStableFunc(cols, func(a, b Run) int { return rank(a) - rank(b) })
 		}
 	case "sweep":
 		x := j.Flip
@@ -461,8 +466,7 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 		p.Eta, p.Flip, p.Tol = j.Eta, j.Flip, j.Tol
 	}
 	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace})
-	if n := len(s.Pinned) - MaxPinned; n > 0 {
-		s.Pinned = s.Pinned[n:]
-		s.compareAt = max(0, s.compareAt-n)
+	if len(s.Pinned) > MaxPinned {
+		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned:]
 	}
 }

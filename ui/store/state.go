@@ -128,7 +128,6 @@ type State struct {
 	start      protocol.Start             // the best-case start a batch run solved last (Result.Start)
 	startLanes map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
 	startFlip  float64                    // the noise rate of the run that solved it
-	compareAt  int                        // where the last Compare's columns begin in Pinned
 	nextID     int
 	awaiting   bool // the run has ended; its result is on the way
 	restarted  bool // the message says the worker was restarted; keep it past the reload
