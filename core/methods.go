@@ -21,6 +21,8 @@ type fista struct {
 	m, mx, mPrev, my  []float64 // scratch, M(x), M(x_prev), M(y)
 	fx, fy            float64
 	lk, lAcc, theta   float64 // trial and last accepted curvature, momentum
+	shrink            float64 // factor on the curvature estimate at the start of every iteration
+	shrinkAs          float64 // if not 0, shrink's value whatever the size (benchmarks, tests)
 
 	nw                *newton // the Newton steps' state (newton.go); nil: none are taken
 	nextNewton, space int     // the iteration of the next Newton attempt, and the spacing after a failure
@@ -33,6 +35,23 @@ type fista struct {
 const (
 	fistaGrow   = 2.0 // factor on the curvature estimate when the test fails
 	fistaShrink = 0.8 // factor tried at the start of every iteration
+	// fistaShrinkLarge is the factor on problems of at least
+	// fistaLargeN triplets. A gentler shrink fails the sufficient-decrease
+	// test less often, so it saves evaluations (each forms M(q) anew) and
+	// costs iterations (each also decomposes M(y) with its eigenvectors and
+	// takes A(y)'s pair values). Where forming M dominates, the first
+	// wins: × 0.9 took the page's 5,000 × 50 upload (38,250 triplets) to
+	// 1e-3 in 1,744 iterations and 9.0 s natively instead of 2,013 and
+	// 11.6 s, and in 25.5 s under Node instead of 30.2 (1,749 and 1,811
+	// iterations); the synthetic n = 5,000, d = 200 set (45,000) in 74
+	// iterations instead of 80 and to 1e-6 in 161 instead of 305
+	// (BenchmarkUpload, BenchmarkToGap). On Table 2's problems (at most
+	// about 2,700 triplets), whose eigendecompositions cost as much as
+	// their data, × 0.9 made the whole table about 6 % slower (more
+	// iterations for fewer evaluations; docs/figures.md), so they keep
+	// × 0.8, and with it their paths to the bit.
+	fistaShrinkLarge = 0.9
+	fistaLargeN      = 10000
 )
 
 func (f *fista) init(c *certificate, q0 []float64) error {
@@ -51,6 +70,13 @@ func (f *fista) init(c *certificate, q0 []float64) error {
 	c.primalOfQ(f.y, p)
 	f.theta = 1
 	f.lk = 0
+	f.shrink = fistaShrink
+	if n >= fistaLargeN {
+		f.shrink = fistaShrinkLarge
+	}
+	if f.shrinkAs != 0 {
+		f.shrink = f.shrinkAs
+	}
 	f.nextNewton, f.space = newtonFirst, newtonFirst
 	return nil
 }
@@ -66,7 +92,7 @@ func (f *fista) iterate(c *certificate) error {
 	if f.lk == 0 {
 		f.lk = f.initialCurvature(c)
 	} else {
-		f.lk *= fistaShrink
+		f.lk *= f.shrink
 	}
 	f.lk = max(f.lk, minCurvature)
 	lPrev := f.lAcc
@@ -188,8 +214,10 @@ func (f *fista) evalY(c *certificate, job eigJob) error {
 // them: on the 5,000 × 50 upload (38,250 triplets, η = 0.8, λ = 1), where
 // FISTA runs 1,100 iterations before its first restart, the average took
 // the run to a relative gap of 1e-3 in 2,013 iterations instead of 2,733
-// natively (BenchmarkUpload; under js/wasm, whose sums round differently,
-// the run takes 1,811 either way: docs/solver.md). Margins are linear in
+// natively with the curvature shrunk by × 0.8 per iteration (under js/wasm,
+// whose sums round differently, 1,811 either way), and in 1,744 instead of
+// 2,258 natively and 1,749 instead of 1,887 under js/wasm with × 0.9, the
+// factor such problems now take (BenchmarkUpload; docs/solver.md). Margins are linear in
 // A, so the pair values of Ā are
 // the same mean of the pair values the gradients computed: the average
 // costs a d×d metric and a pass over the pairs per iteration, and its value

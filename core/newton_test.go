@@ -156,3 +156,56 @@ func TestNewtonSameOptimum(t *testing.T) {
 		}
 	}
 }
+
+// TestShrinkBySize checks that FISTA shrinks its curvature estimate by
+// fistaShrinkLarge on problems of fistaLargeN triplets or more and by
+// fistaShrink below, and that on a problem above the line both factors
+// reach the same optimum, each certified by its own primal and dual
+// points evaluated independently.
+func TestShrinkBySize(t *testing.T) {
+	large := synthetic(t, 1200, 6) // two classes apart on two features: A ≠ 0
+	if len(large.Triplets) < fistaLargeN {
+		t.Fatalf("%d triplets, want at least %d", len(large.Triplets), fistaLargeN)
+	}
+	small := &Problem{X: large.X, Triplets: large.Triplets[:fistaLargeN-1], Eta: 0.8, Lambda: 1}
+	for _, c := range []struct {
+		p    *Problem
+		want float64
+	}{{small, fistaShrink}, {large, fistaShrinkLarge}} {
+		cert := newCertificate(c.p, newTicker(context.Background(), -1, nil))
+		f := newStepper(c.p, cert, Fast, fastFull).(*fista)
+		if err := f.init(cert, make([]float64, len(c.p.Triplets))); err != nil {
+			t.Fatal(err)
+		}
+		if f.shrink != c.want {
+			t.Errorf("%d triplets: shrink %v, want %v", len(c.p.Triplets), f.shrink, c.want)
+		}
+	}
+
+	const tol = 1e-6
+	var primal [2]float64
+	for i, parts := range []fastParts{fastFull, {shrink: fistaShrink}} {
+		res, err := solve(context.Background(), large, Settings{Tol: tol}, parts)
+		if err != nil || res.Status != Converged {
+			t.Fatalf("shrink %v: %v, %v", parts.shrink, res.Status, err)
+		}
+		// P(A) from the metric alone (primalDirect), and the dual bound:
+		// L(q) + P(A) ≥ 0 for every q in Q̂ and A ⪰ 0, so −L(q) ≤ P*.
+		p := primalDirect(large, res.A)
+		if !relClose(p, res.Primal, 1e-9) {
+			t.Errorf("shrink %v: P(A) = %v, reported %v", parts.shrink, p, res.Primal)
+		}
+		if gap := p + res.Dual; gap < -1e-9*p || gap > tol*max(1, p) {
+			t.Errorf("shrink %v: gap %v outside [0, %v]", parts.shrink, gap, tol*max(1, p))
+		}
+		if p >= large.Budget()*(1-1e-9) {
+			t.Fatalf("shrink %v: P = %v = the budget: A collapsed to 0, no test", parts.shrink, p)
+		}
+		primal[i] = p
+		t.Logf("shrink %v: %d iterations, P %v", parts.shrink, res.Iter, p)
+	}
+	// Each P is within tol·P of P*, so the two within 2·tol·P of each other.
+	if d := math.Abs(primal[0] - primal[1]); d > 2*tol*max(1, primal[0]) {
+		t.Errorf("optima %v and %v differ by %v", primal[0], primal[1], d)
+	}
+}

@@ -171,6 +171,10 @@ type fastParts struct {
 	noNewton  bool // FISTA with restarts alone, no Newton steps
 	noScale   bool // the certificate offers A(q) alone, not its best multiple
 	noAverage bool // FISTA offers no primal average (methods.go)
+	// shrink, if not 0, is FISTA's factor on its curvature estimate at
+	// every iteration instead of the one its size takes (fistaShrink,
+	// fistaShrinkLarge).
+	shrink float64
 	// eigenStats, if not nil, receives at the end how many of the partial
 	// eigendecompositions fell back to Dsyev, and how many evaluations (for
 	// a baseline, iterations) there were (tests).
@@ -316,6 +320,7 @@ func newStepper(p *Problem, c *certificate, m Method, parts fastParts) stepper {
 			f.w, f.u = p.scales()
 		}
 		f.noAverage = parts.noAverage
+		f.shrinkAs = parts.shrink
 		c.scalePrimal = !parts.noScale
 		return f
 	case Nesterov:
