@@ -34,15 +34,15 @@ type fista struct {
 
 const (
 	fistaGrow   = 2.0 // factor on the curvature estimate when the test fails
-	fistaShrink = 0.8 // factor tried at the start of every iteration
+	fistaShrink = 0.8 // factor tried at the start of every iteration, below fistaLargeN triplets
 	// fistaShrinkLarge is the factor on problems of at least
 	// fistaLargeN triplets. A gentler shrink fails the sufficient-decrease
 	// test less often, so it saves evaluations (each forms M(q) anew) and
 	// costs iterations (each also decomposes M(y) with its eigenvectors and
 	// takes A(y)'s pair values). Where forming M dominates, the first
 	// wins: × 0.9 took the page's 5,000 × 50 upload (38,250 triplets) to
-	// 1e-3 in 1,744 iterations and 9.0 s natively instead of 2,013 and
-	// 11.6 s, and in 25.5 s under Node instead of 30.2 (1,749 and 1,811
+	// 1e-3 in 1,744 iterations and 8.8 s natively instead of 2,013 and
+	// 11.5 s, and in 24.7 s under Node instead of 29.4 (1,749 and 1,811
 	// iterations); the synthetic n = 5,000, d = 200 set (45,000) in 74
 	// iterations instead of 80 and to 1e-6 in 161 instead of 305
 	// (BenchmarkUpload, BenchmarkToGap). On Table 2's problems (at most
