@@ -21,8 +21,7 @@ type fista struct {
 	m, mx, mPrev, my  []float64 // scratch, M(x), M(x_prev), M(y)
 	fx, fy            float64
 	lk, lAcc, theta   float64 // trial and last accepted curvature, momentum
-	shrink            float64 // factor on the curvature estimate at the start of every iteration
-	shrinkAs          float64 // if not 0, shrink's value whatever the size (benchmarks, tests)
+	shrink            float64 // factor on the curvature estimate at the start of every iteration (newStepper)
 
 	nw                *newton // the Newton steps' state (newton.go); nil: none are taken
 	nextNewton, space int     // the iteration of the next Newton attempt, and the spacing after a failure
@@ -70,13 +69,6 @@ func (f *fista) init(c *certificate, q0 []float64) error {
 	c.primalOfQ(f.y, p)
 	f.theta = 1
 	f.lk = 0
-	f.shrink = fistaShrink
-	if n >= fistaLargeN {
-		f.shrink = fistaShrinkLarge
-	}
-	if f.shrinkAs != 0 {
-		f.shrink = f.shrinkAs
-	}
 	f.nextNewton, f.space = newtonFirst, newtonFirst
 	return nil
 }

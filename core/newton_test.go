@@ -174,9 +174,6 @@ func TestShrinkBySize(t *testing.T) {
 	}{{small, fistaShrink}, {large, fistaShrinkLarge}} {
 		cert := newCertificate(c.p, newTicker(context.Background(), -1, nil))
 		f := newStepper(c.p, cert, Fast, fastFull).(*fista)
-		if err := f.init(cert, make([]float64, len(c.p.Triplets))); err != nil {
-			t.Fatal(err)
-		}
 		if f.shrink != c.want {
 			t.Errorf("%d triplets: shrink %v, want %v", len(c.p.Triplets), f.shrink, c.want)
 		}
@@ -186,8 +183,11 @@ func TestShrinkBySize(t *testing.T) {
 	var primal [2]float64
 	for i, parts := range []fastParts{fastFull, {shrink: fistaShrink}} {
 		res, err := solve(context.Background(), large, Settings{Tol: tol}, parts)
-		if err != nil || res.Status != Converged {
-			t.Fatalf("shrink %v: %v, %v", parts.shrink, res.Status, err)
+		if err != nil {
+			t.Fatalf("shrink %v: %v", parts.shrink, err)
+		}
+		if res.Status != Converged {
+			t.Fatalf("shrink %v: %v", parts.shrink, res.Status)
 		}
 		// P(A) from the metric alone (primalDirect), and the dual bound:
 		// L(q) + P(A) ≥ 0 for every q in Q̂ and A ⪰ 0, so −L(q) ≤ P*.

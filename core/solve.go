@@ -320,7 +320,13 @@ func newStepper(p *Problem, c *certificate, m Method, parts fastParts) stepper {
 			f.w, f.u = p.scales()
 		}
 		f.noAverage = parts.noAverage
-		f.shrinkAs = parts.shrink
+		f.shrink = fistaShrink
+		switch {
+		case parts.shrink != 0:
+			f.shrink = parts.shrink
+		case len(p.Triplets) >= fistaLargeN:
+			f.shrink = fistaShrinkLarge
+		}
 		c.scalePrimal = !parts.noScale
 		return f
 	case Nesterov:
