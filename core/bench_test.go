@@ -458,3 +458,42 @@ func BenchmarkBestCaseStart(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkKNN times KNNError's k-NN (k = 5, Euclidean, on standardized
+// rows) at the sizes it meets: a Table 2 split of Ionosphere (85 % of its
+// 351 rows for training, the rest held out, d = 34) and the page's 5,000 × 50
+// upload (4,250 and 750 rows, d = 50: the Euclidean error the page shows on
+// load, and the learned one at the end of every run), both split with seed
+// 1; "heap" is KNNClassify, "sort" the full sort of every training row it
+// replaced (knnBySort).
+func BenchmarkKNN(b *testing.B) {
+	_, ion := loadStd(b, "ionosphere.csv")
+	big, err := ReadCSV(strings.NewReader(bigcsv.CSV(5000, 50, 5, 10)), CSVOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ds   *Dataset
+	}{{"ionosphere", ion}, {"upload-5000x50", big}} {
+		train, test := StratifiedSplit(c.ds.Labels, spec.TestFrac, 1)
+		st, xtr, err := Standardize(c.ds.X, train)
+		if err != nil {
+			b.Fatal(err)
+		}
+		xte := SelectRows(st.Transform(c.ds.X), test)
+		ytr := SelectLabels(c.ds.Labels, train)
+		b.Run(c.name+"/heap", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := KNNClassify(nil, xtr, ytr, xte, 5); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/sort", func(b *testing.B) {
+			for b.Loop() {
+				knnBySort(b, nil, xtr, ytr, xte, 5)
+			}
+		})
+	}
+}

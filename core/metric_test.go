@@ -1,9 +1,11 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -159,6 +161,104 @@ func TestSqrtTo(t *testing.T) {
 				if diff := math.Abs(ss.At(i, j) - a.At(i, j)); diff > 1e-6*scale {
 					t.Fatalf("d=%d rank=%d: (S²−A)[%d,%d] = %g (‖A‖∞ = %g)", c.d, c.rank, i, j, diff, scale)
 				}
+			}
+		}
+	}
+}
+
+// knnBySort is KNNClassify's reference, as KNNClassify was before its
+// bounded heap: the rows mapped by the same x·A^{1/2} (mapRows), every
+// squared distance summed in full, all training rows sorted by (distance,
+// index), the k first voting, a tie of votes going to the class of the
+// nearest among the tied. KNNClassify's heap and early-stopping distances
+// must reproduce it to the last prediction.
+func knnBySort(t testing.TB, a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) []int {
+	tr, te := must(mapRows(xTrain, a))(t), must(mapRows(xTest, a))(t)
+	nTr, _ := tr.Dims()
+	nTe, _ := te.Dims()
+	out := make([]int, nTe)
+	all := make([]neighbour, nTr)
+	votes := map[int]int{}
+	for i := range nTe {
+		xi := te.RawRowView(i)
+		for j := range nTr {
+			xj := tr.RawRowView(j)
+			var s float64
+			for c, v := range xi {
+				s += (v - xj[c]) * (v - xj[c])
+			}
+			all[j] = neighbour{s, j}
+		}
+		slices.SortFunc(all, func(x, y neighbour) int { return cmp.Or(cmp.Compare(x.d2, y.d2), x.i-y.i) })
+		clear(votes)
+		for _, n := range all[:k] {
+			votes[yTrain[n.i]]++
+		}
+		best, bestVotes := -1, 0
+		for _, n := range all[:k] {
+			if c := yTrain[n.i]; votes[c] > bestVotes {
+				best, bestVotes = c, votes[c]
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
+
+// KNNClassify against the sort on data built for ties: small integer
+// coordinates, so that many training rows share a distance to a test row
+// and the k-th nearest is often one of several tied (the lower index must
+// win, as in the sort), and on continuous data under a random metric.
+func TestKNNMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, c := range []struct {
+		nTr, nTe, d, classes int
+		integer, metric      bool
+	}{
+		{40, 30, 2, 3, true, false},
+		{60, 40, 3, 4, true, false},
+		{200, 50, 5, 3, true, false},
+		{120, 40, 6, 2, false, false},
+		{120, 40, 6, 3, false, true},
+		{80, 30, 4, 3, true, true},
+	} {
+		draw := func(n int) *mat.Dense {
+			x := mat.NewDense(n, c.d, nil)
+			for i := range n {
+				for j := range c.d {
+					if c.integer {
+						x.Set(i, j, float64(rng.IntN(3)))
+					} else {
+						x.Set(i, j, rng.NormFloat64())
+					}
+				}
+			}
+			return x
+		}
+		xtr, xte := draw(c.nTr), draw(c.nTe)
+		ytr := make([]int, c.nTr)
+		for i := range ytr {
+			ytr[i] = rng.IntN(c.classes)
+		}
+		var a mat.Symmetric
+		if c.metric {
+			// A = BᵀB with integer B: its square root maps the rows
+			// with rounding, so exact ties become near-ties, which the
+			// heap must order as the sort does.
+			b := mat.NewDense(c.d, c.d, nil)
+			for i := range c.d {
+				for j := range c.d {
+					b.Set(i, j, float64(rng.IntN(3)-1))
+				}
+			}
+			var s mat.SymDense
+			s.SymOuterK(1, b.T())
+			a = &s
+		}
+		for _, k := range []int{1, 2, 3, 5, 7, c.nTr} {
+			got := must(KNNClassify(a, xtr, ytr, xte, k))(t)
+			if want := knnBySort(t, a, xtr, ytr, xte, k); !slices.Equal(got, want) {
+				t.Errorf("%+v, k = %d: predictions %v, the sort's %v", c, k, got, want)
 			}
 		}
 	}
