@@ -376,20 +376,35 @@ func BenchmarkLMNNStart(b *testing.B) {
 // swaps (seed 1), η = 0.8, λ = 1: 38,250 triplets. (The page's wasm sums
 // round differently, so its iteration counts differ from these.)
 func uploadProblem(b testing.TB) *Problem {
-	ds, err := ReadCSV(strings.NewReader(bigcsv.CSV(5000, 50, 5, 10)), CSVOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	train, _ := StratifiedSplit(ds.Labels, spec.TestFrac, 1)
-	_, x, err := Standardize(ds.X, train)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ds := uploadDataset(b)
+	_, train, _, x := pageSplit(b, ds)
 	pp, _, err := LabelData(context.Background(), nil, x, SelectLabels(ds.Labels, train), ds.Classes, TripletOptions{KSame: 3, KDiff: 3, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return pp.Problem(0.8, 1)
+}
+
+// uploadDataset is the e2e visit's 5,000 × 50 upload, bigcsv.CSV(5000, 50,
+// 5, 10), as read.
+func uploadDataset(b testing.TB) *Dataset {
+	ds, err := ReadCSV(strings.NewReader(bigcsv.CSV(5000, 50, 5, 10)), CSVOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ds
+}
+
+// pageSplit splits ds as the page does (stratified, spec.TestFrac held out,
+// seed 1) and standardizes it on the training rows: the standardizer, the
+// two parts' rows and the training rows standardized.
+func pageSplit(b testing.TB, ds *Dataset) (st *Standardizer, train, test []int, xTrain *mat.Dense) {
+	train, test = StratifiedSplit(ds.Labels, spec.TestFrac, 1)
+	st, xTrain, err := Standardize(ds.X, train)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st, train, test, xTrain
 }
 
 // BenchmarkUpload reports the fast method's iterations and seconds to a
@@ -467,20 +482,11 @@ func BenchmarkBestCaseStart(b *testing.B) {
 // 1; "heap" is KNNClassify, "sort" the full sort of every training row it
 // replaced (knnBySort).
 func BenchmarkKNN(b *testing.B) {
-	_, ion := loadStd(b, "ionosphere.csv")
-	big, err := ReadCSV(strings.NewReader(bigcsv.CSV(5000, 50, 5, 10)), CSVOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, c := range []struct {
 		name string
 		ds   *Dataset
-	}{{"ionosphere", ion}, {"upload-5000x50", big}} {
-		train, test := StratifiedSplit(c.ds.Labels, spec.TestFrac, 1)
-		st, xtr, err := Standardize(c.ds.X, train)
-		if err != nil {
-			b.Fatal(err)
-		}
+	}{{"ionosphere", readBuiltin(b, "ionosphere.csv")}, {"upload-5000x50", uploadDataset(b)}} {
+		st, train, test, xtr := pageSplit(b, c.ds)
 		xte := SelectRows(st.Transform(c.ds.X), test)
 		ytr := SelectLabels(c.ds.Labels, train)
 		b.Run(c.name+"/heap", func(b *testing.B) {

@@ -12,6 +12,13 @@ import (
 // loadStd reads a built-in dataset and standardizes it.
 func loadStd(t testing.TB, name string) (*mat.Dense, *Dataset) {
 	t.Helper()
+	ds := readBuiltin(t, name)
+	return FitStandardizer(ds.X, nil).Transform(ds.X), ds
+}
+
+// readBuiltin reads a built-in dataset from assets/datasets.
+func readBuiltin(t testing.TB, name string) *Dataset {
+	t.Helper()
 	f, err := os.Open("../assets/datasets/" + name)
 	if err != nil {
 		t.Fatal(err)
@@ -21,7 +28,7 @@ func loadStd(t testing.TB, name string) (*mat.Dense, *Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FitStandardizer(ds.X, nil).Transform(ds.X), ds
+	return ds
 }
 
 // labelProblem is the problem of a built-in dataset with k_same = k_diff = 3.

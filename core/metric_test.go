@@ -1,7 +1,6 @@
 package core
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -189,7 +188,7 @@ func knnBySort(t testing.TB, a mat.Symmetric, xTrain *mat.Dense, yTrain []int, x
 			}
 			all[j] = neighbour{s, j}
 		}
-		slices.SortFunc(all, func(x, y neighbour) int { return cmp.Or(cmp.Compare(x.d2, y.d2), x.i-y.i) })
+		slices.SortFunc(all, cmpNeighbour)
 		clear(votes)
 		for _, n := range all[:k] {
 			votes[yTrain[n.i]]++
