@@ -162,16 +162,23 @@ type spent struct {
 type traceSummary struct {
 	long    []tracedTask // its tasks over 50 ms of wall time, in order
 	compile float64      // ms of CPU V8's background wasm compilation took through the whole trace
+	// heaviest is each panel's longest render in one task through the
+	// whole trace (wall ms), longest first: what stands nearest the 50 ms
+	// line even in a visit with no long task.
+	heaviest []spent
+}
+
+// mark is a performance mark in a trace: when, and its name after the
+// prefix ("rml-step:" or "rml-render:").
+type mark struct {
+	ts   float64
+	step string
 }
 
 // summarize finds the page's main thread (the thread that emitted the
 // "rml-step:" marks; visit marks its first step at once) and its tasks
 // over 50 ms.
 func summarize(evs []traceEvent) traceSummary {
-	type mark struct {
-		ts   float64
-		step string
-	}
 	var marks, renders []mark
 	var main thread
 	for _, e := range evs {
@@ -203,8 +210,16 @@ func summarize(evs []traceEvent) traceSummary {
 			sum.compile += e.TDur / 1000
 		}
 	}
+	longest := map[string]float64{}
 	for _, e := range evs {
-		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || e.Dur <= 50000 || threadOf(e) != main {
+		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || threadOf(e) != main {
+			continue
+		}
+		by := rendersIn(renders, e)
+		for name, ms := range by {
+			longest[name] = max(longest[name], ms)
+		}
+		if e.Dur <= 50000 {
 			continue
 		}
 		t := tracedTask{ts: e.Ts, wall: e.Dur / 1000, cpu: e.TDur / 1000}
@@ -215,19 +230,6 @@ func summarize(evs []traceEvent) traceSummary {
 		}
 		t.compile, t.others = cpuWithin(compiles, e), cpuWithin(tasks, e)
 		t.inside = outermost(onMain, e)
-		// Each panel's render runs from its mark to the next panel's, or
-		// to the task's end.
-		by := map[string]float64{}
-		for i, m := range renders {
-			if m.ts < e.Ts || m.ts > e.Ts+e.Dur {
-				continue
-			}
-			end := e.Ts + e.Dur
-			if i+1 < len(renders) && renders[i+1].ts < end {
-				end = renders[i+1].ts
-			}
-			by[m.step] += (end - m.ts) / 1000
-		}
 		for name, ms := range by {
 			t.renders = append(t.renders, spent{name: name, wall: ms})
 		}
@@ -236,7 +238,32 @@ func summarize(evs []traceEvent) traceSummary {
 		sum.long = append(sum.long, t)
 	}
 	sort.Slice(sum.long, func(i, j int) bool { return sum.long[i].ts < sum.long[j].ts })
+	for name, ms := range longest {
+		sum.heaviest = append(sum.heaviest, spent{name: name, wall: ms})
+	}
+	sort.Slice(sum.heaviest, func(i, j int) bool {
+		a, b := sum.heaviest[i], sum.heaviest[j]
+		return a.wall > b.wall || a.wall == b.wall && a.name < b.name
+	})
 	return sum
+}
+
+// rendersIn returns the panels rendered in the task e, by name (wall ms):
+// each render runs from its "rml-render:" mark (renders, sorted by time)
+// to the next panel's mark, or to the task's end.
+func rendersIn(renders []mark, e traceEvent) map[string]float64 {
+	by := map[string]float64{}
+	for i, m := range renders {
+		if m.ts < e.Ts || m.ts > e.Ts+e.Dur {
+			continue
+		}
+		end := e.Ts + e.Dur
+		if i+1 < len(renders) && renders[i+1].ts < end {
+			end = renders[i+1].ts
+		}
+		by[m.step] += (end - m.ts) / 1000
+	}
+	return by
 }
 
 // lines reports the summary for e2e/out/longtasks.txt.
@@ -259,7 +286,11 @@ func (s traceSummary) lines() []string {
 	}
 	out := []string{fmt.Sprintf("Chromium's trace of the same visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; %d cores give %d ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
 		runtime.NumCPU(), runtime.NumCPU(), len(s.long), over, longest, s.compile/1000)}
-	return append(append(out, byStep...), s.details()...)
+	out = append(out, byStep...)
+	if len(s.heaviest) > 0 {
+		out = append(out, "  each panel's longest render in one task through the visit (wall ms, from its \"rml-render:\" mark to the next panel's or the task's end; the longest six): "+top(s.heaviest, 6, func(r spent) string { return fmt.Sprintf("%s %.0f", r.name, r.wall) }))
+	}
+	return append(out, s.details()...)
 }
 
 // details reports, for each task over 50 ms, what the main thread ran in
@@ -506,5 +537,29 @@ func TestSummarizeRenders(t *testing.T) {
 	want := []spent{{"projection", 40, 0}, {"chart", 10, 0}, {"result", 9, 0}}
 	if got := sum.long[0].renders; !slices.Equal(got, want) {
 		t.Errorf("renders %v, want %v", got, want)
+	}
+}
+
+// TestSummarizeHeaviest checks that each panel's longest render is kept
+// over every task of the main thread, long or not, and none of another
+// thread's.
+func TestSummarizeHeaviest(t *testing.T) {
+	task := func(tid int, ts, dur float64) traceEvent {
+		return traceEvent{Name: "ThreadControllerImpl::RunTask", Ph: "X", Tid: tid, Ts: ts, Dur: dur, TDur: dur}
+	}
+	render := func(name string, ts float64) traceEvent {
+		return traceEvent{Name: "rml-render:" + name, Ph: "R", Tid: 1, Ts: ts}
+	}
+	evs := []traceEvent{
+		{Name: "rml-step:visit", Ph: "R", Tid: 1, Ts: 0},
+		task(1, 1000, 30000), render("chart", 2000), render("compare", 5000), // chart 3, compare 26
+		task(1, 40000, 10000), render("chart", 41000), // chart 9
+		task(2, 60000, 90000), render("projection", 61000), // another thread's task: not counted
+		task(1, 200000, 60000), render("compare", 201000), render("chart", 251000), // compare 50, chart 9
+	}
+	sum := summarize(evs)
+	want := []spent{{"compare", 50, 0}, {"chart", 9, 0}}
+	if !slices.Equal(sum.heaviest, want) {
+		t.Errorf("heaviest %v, want %v", sum.heaviest, want)
 	}
 }

@@ -37,7 +37,9 @@ import (
 // cores a task that waits for a core is as long as one that computes), how
 // long after its step began it started, the main thread's outermost traced
 // events in it, the panels it rendered ("rml-render:" marks) and the other
-// threads' CPU by thread.
+// threads' CPU by thread; and, for the whole visit, each panel's longest
+// render in one task (what stands nearest the 50 ms line even in a visit
+// with no long task).
 // Then the page is reloaded and the same visit made again, as a returning
 // visitor would (V8 reads the code it cached, and compiles much of it again:
 // docs/figures.md).
