@@ -122,7 +122,9 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 	// The learned projections, small.
 	views := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "row")), vecty.Text("projection"))}
 	for _, r := range p.Pinned {
-		views = append(views, elem.TableData(miniProjection(r.Result, len(p.Classes))))
+		// Each column's projection is drawn once: a Compare adds a column
+		// per run, and the columns before it keep theirs.
+		views = append(views, elem.TableData(&Memo[miniProps]{Props: miniProps{r.Result, len(p.Classes)}, Draw: miniProjection, Same: sameMini}))
 	}
 	body = append(body, elem.TableRow(views...))
 	return panel("7 · Compare", "compare",
@@ -140,8 +142,20 @@ func isRML(m string) bool { return slices.Contains(spec.RMLMethods, m) }
 
 const miniW, miniH = 150.0, 130.0
 
+// miniProps is what a pinned run's small projection shows: the run's
+// result (never changed once it arrived) and the number of classes.
+type miniProps struct {
+	Result  *protocol.Result
+	Classes int
+}
+
+// sameMini compares by the result's pointer: reflect.DeepEqual would walk
+// two results' rows when they differ.
+func sameMini(a, b miniProps) bool { return a.Result == b.Result && a.Classes == b.Classes }
+
 // miniProjection draws a run's learned projection small: one path a class.
-func miniProjection(r *protocol.Result, classes int) *vecty.HTML {
+func miniProjection(p miniProps) *vecty.HTML {
+	r, classes := p.Result, p.Classes
 	box := draw.Box{W: miniW, H: miniH}
 	sc := draw.NewScatter(box, r.Learned, 6)
 	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Attribute("viewBox", "0 0 "+f1(miniW)+" "+f1(miniH)), vecty.Class("mini-proj"),
@@ -172,6 +186,18 @@ func thin(iters, gaps []float64, n int) ([]float64, []float64) {
 	return append(ti, iters[len(iters)-1]), append(tg, gaps[len(gaps)-1])
 }
 
+// curveProps is one pinned run's curve on the overlay's scale.
+type curveProps struct {
+	Curve       draw.Curve
+	Iters, Gaps []float64
+	Colour      string
+}
+
+// overlayCurve draws one pinned run's curve as a path.
+func overlayCurve(p curveProps) *vecty.HTML {
+	return svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", p.Colour), vecty.Attribute("d", p.Curve.Path(p.Iters, p.Gaps))))
+}
+
 // overlayChart draws every pinned run's curve on one log scale.
 func overlayChart(runs []store.Run) *vecty.HTML {
 	box := draw.Box{X: 60, Y: 10, W: chartW - 72, H: 160}
@@ -194,7 +220,9 @@ func overlayChart(runs []store.Run) *vecty.HTML {
 			if len(ti) == 0 {
 				continue
 			}
-			kids = append(kids, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", draw.Palette[i%len(draw.Palette)]), vecty.Attribute("d", cv.Path(ti, tg)))))
+			// A curve is drawn again only when its points, the scale or its
+			// colour change (not when a run is added on the same scale).
+			kids = append(kids, &Memo[curveProps]{Props: curveProps{cv, ti, tg, draw.Palette[i%len(draw.Palette)]}, Draw: overlayCurve})
 			summary = append(summary, methodName(r.Params.Method)+": "+itoa(len(r.Trace.Iters))+" iterations to "+draw.Num(tg[len(tg)-1]))
 		}
 	}
