@@ -5,6 +5,7 @@ package draw
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -62,13 +63,15 @@ type Curve struct {
 	YLo, YHi float64
 }
 
-// NewCurve lays out the trace (iterations, gaps) in b.
+// NewCurve lays out the trace (iterations, gaps) in b: x up to the largest
+// iteration, so that several traces laid end to end (the Compare panel's
+// overlay) all fit, not only the last.
 func NewCurve(b Box, iters, gaps []float64) (Curve, bool) {
 	lo, hi, ok := LogRange(gaps)
 	if !ok || len(iters) == 0 {
 		return Curve{}, false
 	}
-	return Curve{Box: b, XMax: math.Max(iters[len(iters)-1], 1), YLo: lo, YHi: hi}, true
+	return Curve{Box: b, XMax: math.Max(slices.Max(iters), 1), YLo: lo, YHi: hi}, true
 }
 
 // X is the pixel column of iteration t.

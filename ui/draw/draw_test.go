@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,6 +84,33 @@ func parse(t *testing.T, s string) float64 {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return v
+}
+
+// Traces laid end to end (the Compare panel's overlay: a long RML run,
+// then a best case of a few outer steps) all fit the box: the scale runs to
+// the largest iteration, not the last trace's last one.
+func TestCurveOverlaySpansEveryTrace(t *testing.T) {
+	box := Box{60, 10, 400, 160}
+	long, longG := trace(900, 3)
+	short, shortG := trace(4, 4)
+	c, ok := NewCurve(box, append(slices.Clone(long), short...), append(slices.Clone(longG), shortG...))
+	if !ok {
+		t.Fatal("no curve")
+	}
+	if want := long[len(long)-1]; c.XMax != want {
+		t.Errorf("XMax = %v, want the long trace's last iteration %v", c.XMax, want)
+	}
+	for _, tr := range [][2][]float64{{long, longG}, {short, shortG}} {
+		for _, seg := range strings.FieldsFunc(c.Path(tr[0], tr[1]), func(r rune) bool { return r == 'M' || r == 'L' }) {
+			var x, y float64
+			if _, err := fmt.Sscan(seg, &x, &y); err != nil {
+				t.Fatal(err)
+			}
+			if x < box.X-0.05 || x > box.X+box.W+0.05 {
+				t.Fatalf("a point at x = %v, outside the box [%v, %v]", x, box.X, box.X+box.W)
+			}
+		}
+	}
 }
 
 func TestCurveNearest(t *testing.T) {
