@@ -587,3 +587,75 @@ func TestHeatmapNames(t *testing.T) {
 		p.set("flip", "0")
 	}
 }
+
+// A Compare's last run (the chosen method's, shown first) sorts the
+// columns. Each column's cells and curve are keyed by its run, so the
+// columns move: no small projection drawn before is drawn again (its paths'
+// "d" never changes; unkeyed, the first column's was redrawn with the
+// chosen method's points, three paths on Wine, and the best case's drawn
+// anew in the last), and each run keeps its colour, the same on its swatch
+// and its curve.
+func TestCompareMovesColumns(t *testing.T) {
+	p := open(t, "#data=Wine")
+	run := p.shownRun()
+	p.set("preset", "noise")
+	p.waitAfter(run, "converged", 60*time.Second)
+	p.eval(`(() => { window.__redrawn = 0;
+		new MutationObserver((ms) => { for (const m of ms) if (m.target.closest('svg.mini-proj')) window.__redrawn++ })
+			.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['d']});
+		return true })()`, new(bool))
+	p.click("compare")
+	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	var got struct {
+		Redrawn  int
+		Methods  string
+		Swatches []string
+		Curves   []string
+	}
+	p.eval(`(() => {
+		const colour = (e, p) => getComputedStyle(e)[p];
+		return {
+			Redrawn: window.__redrawn,
+			Methods: [...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1).map(e => e.textContent.replace('×', '').trim()).join(','),
+			Swatches: [...document.querySelectorAll('[data-testid="compare-table"] .swatch')].map(e => colour(e, 'backgroundColor')),
+			Curves: [...document.querySelectorAll('[data-testid="compare-chart"] path.curve')].map(e => colour(e, 'stroke')),
+		} })()`, &got)
+	if got.Redrawn != 0 {
+		t.Errorf("the Compare redrew %d paths of small projections already drawn", got.Redrawn)
+	}
+	// Euclid has no curve (no iterations): the curves' colours are the
+	// other columns' swatches, in column order.
+	k := 0
+	for _, c := range got.Swatches {
+		if k < len(got.Curves) && got.Curves[k] == c {
+			k++
+		}
+	}
+	if len(got.Swatches) != 5 || len(got.Curves) != 4 || k != len(got.Curves) {
+		t.Errorf("columns %s: swatches %v, curves %v (want five columns, four curves in their colours and order)", got.Methods, got.Swatches, got.Curves)
+	}
+	seen := map[string]bool{}
+	for _, c := range got.Swatches {
+		if seen[c] {
+			t.Errorf("colour %s on two columns: %v", c, got.Swatches)
+		}
+		seen[c] = true
+	}
+	t.Logf("columns %s; colours %v", got.Methods, got.Swatches)
+
+	// Keyed columns leave too: remove the first, pin the shown run twice
+	// (the same result in two columns, told apart by their IDs), then a
+	// second Compare, whose columns push the oldest out beyond six.
+	p.eval(`document.querySelector('[aria-label="remove column 1"]').click(), true`, new(bool))
+	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "4"`, 5*time.Second)
+	p.click("pin")
+	p.click("pin")
+	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "6"`, 5*time.Second)
+	p.click("compare")
+	p.poll(`document.querySelector('[data-testid="status"]').textContent === "converged" && !document.querySelector('[data-testid="compare-table"]').closest('section').querySelector('[role="status"]')`, 2*time.Minute)
+	var heads string
+	p.eval(`[...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1).map(e => e.textContent.replace('×', '').trim()).join(',')`, &heads)
+	if heads != "RML (fast),RML (fast),LMNN,Xing,Euclid,Best case" { // the second pin, then the second Compare
+		t.Errorf("after a second Compare the columns are %s", heads)
+	}
+}

@@ -102,29 +102,34 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 		{"suspects swapped", func(r store.Run) string { return draw.Percent(r.Result.SuspectPrecision) }},
 		{"iterations", func(r store.Run) string { return itoa(r.Result.Iter) + " (" + r.Result.Status + ")" }},
 	}
-	head := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")), vecty.Text("run"))}
+	// Every cell of a column is keyed by its run, so that when a Compare's
+	// last run sorts the columns Vecty moves them instead of redrawing each
+	// in its new place (their projections above all).
+	keys := pinKeys(p.Pinned)
+	head := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Key(rowHead), vecty.Attribute("scope", "col")), vecty.Text("run"))}
 	for i, r := range p.Pinned {
 		i := i
-		head = append(head, elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "col")),
-			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", draw.Palette[i%len(draw.Palette)]))),
+		head = append(head, elem.TableHeader(vecty.Markup(vecty.Key(keys[i]), vecty.Attribute("scope", "col")),
+			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", runColour(r)))),
 			vecty.Text(methodName(r.Params.Method)+" "),
 			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-label", "remove column "+itoa(i+1)),
 				event.Click(func(*vecty.Event) { d(store.Unpin{Index: i}) })), vecty.Text("×"))))
 	}
 	body := []vecty.MarkupOrChild{elem.TableRow(head...)}
 	for _, row := range rows {
-		cells := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "row")), vecty.Text(row.name))}
-		for _, r := range p.Pinned {
-			cells = append(cells, elem.TableData(vecty.Text(row.cell(r))))
+		cells := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Key(rowHead), vecty.Attribute("scope", "row")), vecty.Text(row.name))}
+		for i, r := range p.Pinned {
+			cells = append(cells, elem.TableData(vecty.Markup(vecty.Key(keys[i])), vecty.Text(row.cell(r))))
 		}
 		body = append(body, elem.TableRow(cells...))
 	}
 	// The learned projections, small.
-	views := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Attribute("scope", "row")), vecty.Text("projection"))}
-	for _, r := range p.Pinned {
+	views := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Key(rowHead), vecty.Attribute("scope", "row")), vecty.Text("projection"))}
+	for i, r := range p.Pinned {
 		// Each column's projection is drawn once: a Compare adds a column
-		// per run, and the columns before it keep theirs.
-		views = append(views, elem.TableData(&Memo[miniProps]{Props: miniProps{r.Result, len(p.Classes)}, Draw: miniProjection, Same: sameMini}))
+		// per run, and the columns before it keep theirs (moved, by key,
+		// when the columns are sorted).
+		views = append(views, elem.TableData(vecty.Markup(vecty.Key(keys[i])), &Memo[miniProps]{Props: miniProps{r.Result, len(p.Classes)}, Draw: miniProjection, Same: sameMini}))
 	}
 	body = append(body, elem.TableRow(views...))
 	return panel("7 · Compare", "compare",
@@ -139,6 +144,30 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 }
 
 func isRML(m string) bool { return slices.Contains(spec.RMLMethods, m) }
+
+// rowHead keys the header cell of each row of the Compare table: Vecty asks
+// every sibling of a keyed cell for a key.
+const rowHead = "row"
+
+// pinKey keys a pinned run's cells and curve: its ID, and how many
+// columns before it have the same ID (a run pinned by hand has one, the
+// warm-up render pins one twice), so that no two siblings share a key.
+type pinKey struct{ id, n int }
+
+// pinKeys returns the key of each pinned run, in order.
+func pinKeys(runs []store.Run) []pinKey {
+	keys := make([]pinKey, len(runs))
+	seen := map[int]int{}
+	for i, r := range runs {
+		keys[i] = pinKey{r.ID, seen[r.ID]}
+		seen[r.ID]++
+	}
+	return keys
+}
+
+// runColour is a pinned run's colour, its swatch's and its curve's: it stays
+// with the run when the columns move.
+func runColour(r store.Run) string { return draw.Palette[r.Colour%len(draw.Palette)] }
 
 const miniW, miniH = 150.0, 130.0
 
@@ -215,14 +244,14 @@ func overlayChart(runs []store.Run) *vecty.HTML {
 			kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", box.X-6), vecty.Attribute("y", cv.Y(math.Pow(10, e))+4), vecty.Attribute("text-anchor", "end")),
 				vecty.Text("1e"+strconv.Itoa(int(e)))))
 		}
-		for i, r := range runs {
+		for _, r := range runs {
 			ti, tg := thin(r.Trace.Iters, r.Trace.Gaps, 400)
 			if len(ti) == 0 {
 				continue
 			}
 			// A curve is drawn again only when its points, the scale or its
 			// colour change (not when a run is added on the same scale).
-			kids = append(kids, &Memo[curveProps]{Props: curveProps{cv, ti, tg, draw.Palette[i%len(draw.Palette)]}, Draw: overlayCurve})
+			kids = append(kids, &Memo[curveProps]{Props: curveProps{cv, ti, tg, runColour(r)}, Draw: overlayCurve})
 			summary = append(summary, methodName(r.Params.Method)+": "+itoa(len(r.Trace.Iters))+" iterations to "+draw.Num(tg[len(tg)-1]))
 		}
 	}

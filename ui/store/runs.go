@@ -50,6 +50,11 @@ type Run struct {
 	Params Params // its settings, Method the method that ran
 	Result *protocol.Result
 	Trace  Trace
+	// ID tells the pinned runs apart (the same result may be pinned
+	// twice), and Colour is its index in draw.Palette: both stay with the
+	// run when the columns move, so that the Compare panel redraws only
+	// what changed (a Compare's last run sorts its columns).
+	ID, Colour int
 }
 
 // Job is one queued run: the current settings with these changed.
@@ -465,8 +470,20 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 	if j != nil {
 		p.Eta, p.Flip, p.Tol = j.Eta, j.Flip, j.Tol
 	}
-	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace})
-	if len(s.Pinned) > MaxPinned {
-		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned:]
+	if len(s.Pinned) >= MaxPinned {
+		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned+1:]
+	}
+	s.pins++
+	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace, ID: s.pins, Colour: freeColour(s.Pinned)})
+}
+
+// freeColour is the lowest colour index that none of runs has: runs holds
+// fewer than MaxPinned, so it is below MaxPinned, and the palette has more
+// colours than that (TestPinnedColours).
+func freeColour(runs []Run) int {
+	for c := 0; ; c++ {
+		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Colour == c }) {
+			return c
+		}
 	}
 }

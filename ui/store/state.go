@@ -129,6 +129,7 @@ type State struct {
 	startLanes map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
 	startFlip  float64                    // the noise rate of the run that solved it
 	nextID     int
+	pins       int  // runs pinned so far: the next pinned run's ID
 	awaiting   bool // the run has ended; its result is on the way
 	restarted  bool // the message says the worker was restarted; keep it past the reload
 }

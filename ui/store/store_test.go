@@ -310,6 +310,17 @@ func TestCompareQueue(t *testing.T) {
 	if s.Result == nil || s.Result.Method != "fast" || s.Result != s.Pinned[0].Result {
 		t.Errorf("after Compare the views show %+v, not the chosen method's run", s.Result)
 	}
+	// Each column keeps the ID and colour it was pinned with when the last
+	// run sorts them (the panel keys its cells and curves by them): pinned
+	// in the order they ran, the chosen method's (last, first column) has
+	// the fifth ID and colour, the others the first four.
+	var ids, colours []int
+	for _, r := range s.Pinned {
+		ids, colours = append(ids, r.ID), append(colours, r.Colour)
+	}
+	if !reflect.DeepEqual(ids, []int{5, 2, 3, 4, 1}) || !reflect.DeepEqual(colours, []int{4, 1, 2, 3, 0}) {
+		t.Errorf("after Compare: IDs %v, colours %v", ids, colours)
+	}
 	// A second Compare: its own columns after the first's, the chosen
 	// method's first among them, the oldest dropped beyond MaxPinned.
 	first := slices.Clone(s.Pinned)
@@ -327,6 +338,18 @@ func TestCompareQueue(t *testing.T) {
 	}
 	if !reflect.DeepEqual(cols, []string{"bestcase", "fast", "lmnn", "xing", "euclid", "bestcase"}) || s.Pinned[0].Result != first[4].Result {
 		t.Errorf("after a second Compare: %v", cols)
+	}
+	// The first Compare's best case stays, with its colour (0); the new
+	// columns take the colours the dropped ones freed, no two alike.
+	seen := map[int]bool{}
+	for _, r := range s.Pinned {
+		if seen[r.Colour] || r.Colour >= MaxPinned {
+			t.Errorf("after a second Compare, colour %d twice or out of range: %+v", r.Colour, s.Pinned)
+		}
+		seen[r.Colour] = true
+	}
+	if s.Pinned[0].Colour != 0 || s.Pinned[0].ID != 1 {
+		t.Errorf("the kept column lost its ID or colour: %d, %d", s.Pinned[0].ID, s.Pinned[0].Colour)
 	}
 	s.Pinned = first
 	// Stop in the middle of a second Compare: nothing more is started.
