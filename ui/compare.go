@@ -149,7 +149,7 @@ func isRML(m string) bool { return slices.Contains(spec.RMLMethods, m) }
 // every sibling of a keyed cell for a key.
 const rowHead = "row"
 
-// pinKey keys a pinned run's cells and curve: its ID, and how many
+// pinKey keys a pinned run's cells in the table: its ID, and how many
 // columns before it have the same ID (a run pinned by hand has one, the
 // warm-up render pins one twice), so that no two siblings share a key.
 type pinKey struct{ id, n int }

@@ -479,7 +479,7 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 
 // freeColour is the lowest colour index that none of runs has: runs holds
 // fewer than MaxPinned, so it is below MaxPinned, and the palette has more
-// colours than that (TestPinnedColours).
+// colours than that (ui/store TestCompareQueue checks they differ).
 func freeColour(runs []Run) int {
 	for c := 0; ; c++ {
 		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Colour == c }) {
