@@ -291,16 +291,7 @@ func BenchmarkNewtonHessian(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c := newCertificate(p, nil)
-		m := make([]float64, c.e.d*c.e.d)
-		g := make([]float64, c.e.N)
-		if _, _, err := c.evalFull(m, res.Q, g, eigAll); err != nil {
-			b.Fatal(err)
-		}
-		nw := newNewton(c.e)
-		if !nw.setup(c, res.Q, g) {
-			b.Fatal(name + ": nothing free at the solution")
-		}
+		nw, c := newtonSetUp(b, p, res.Q)
 		v := make([]float64, c.e.N)
 		for i := range v {
 			v[i] = float64(i%7) - 3

@@ -12,18 +12,27 @@ import (
 // the free set is every triplet) and returns it with its certificate.
 func newtonAt(t *testing.T, p *Problem, q []float64) (*newton, *certificate) {
 	t.Helper()
+	nw, c := newtonSetUp(t, p, q)
+	if len(nw.free) != len(q) {
+		t.Fatalf("%d of %d free at an interior point", len(nw.free), len(q))
+	}
+	return nw, c
+}
+
+// newtonSetUp evaluates p at q as the fast method does before a Newton
+// step (every eigenvector of M(q), the gradient) and sets the step up there:
+// its free set, rows and Γ.
+func newtonSetUp(t testing.TB, p *Problem, q []float64) (*newton, *certificate) {
+	t.Helper()
 	c := newCertificate(p, nil)
 	m := make([]float64, c.e.d*c.e.d)
 	g := make([]float64, c.e.N)
-	if _, _, err := c.evalFull(m, q, g, eigAll); err != nil { // as before a Newton step
+	if _, _, err := c.evalFull(m, q, g, eigAll); err != nil {
 		t.Fatal(err)
 	}
 	nw := newNewton(c.e)
 	if !nw.setup(c, q, g) {
 		t.Fatal("setup found nothing free")
-	}
-	if len(nw.free) != len(q) {
-		t.Fatalf("%d of %d free at an interior point", len(nw.free), len(q))
 	}
 	return nw, c
 }

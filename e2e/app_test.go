@@ -589,8 +589,8 @@ func TestHeatmapNames(t *testing.T) {
 }
 
 // A Compare's last run (the chosen method's, shown first) sorts the
-// columns. Each column's cells and curve are keyed by its run, so the
-// columns move: no small projection drawn before is drawn again (its paths'
+// columns. Each column's cells are keyed by its run (the curves are not:
+// keyed, they crashed Vecty), so the columns move: no small projection drawn before is drawn again (its paths'
 // "d" never changes; unkeyed, the first column's was redrawn with the
 // chosen method's points, three paths on Wine, and the best case's drawn
 // anew in the last), and each run keeps its colour, the same on its swatch

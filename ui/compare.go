@@ -103,8 +103,8 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 		{"iterations", func(r store.Run) string { return itoa(r.Result.Iter) + " (" + r.Result.Status + ")" }},
 	}
 	// Every cell of a column is keyed by its run, so that when a Compare's
-	// last run sorts the columns Vecty moves them instead of redrawing each
-	// in its new place (their projections above all).
+	// last run sorts the columns Vecty moves those that moved instead of
+	// redrawing them in their new places (their projections above all).
 	keys := pinKeys(p.Pinned)
 	head := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Key(rowHead), vecty.Attribute("scope", "col")), vecty.Text("run"))}
 	for i, r := range p.Pinned {

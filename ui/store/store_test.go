@@ -311,7 +311,8 @@ func TestCompareQueue(t *testing.T) {
 		t.Errorf("after Compare the views show %+v, not the chosen method's run", s.Result)
 	}
 	// Each column keeps the ID and colour it was pinned with when the last
-	// run sorts them (the panel keys its cells and curves by them): pinned
+	// run sorts them (the panel keys its cells by the ID and colours the
+	// swatch and curve by the colour): pinned
 	// in the order they ran, the chosen method's (last, first column) has
 	// the fifth ID and colour, the others the first four.
 	var ids, colours []int
