@@ -54,7 +54,7 @@ gofmt_check() {
   bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
   if [ -n "$bad" ]; then echo "gofmt would change: $bad"; return 1; fi
 }
-vet() { go vet ./... && GOOS=js GOARCH=wasm go vet ./ui/... ./wasm/...; }
+vet() { go vet ./... && GOOS=js GOARCH=wasm go vet ./ui/... ./wasm/... ./core; }
 unit() { go test -count=1 $(go list ./... | grep -v '/e2e$'); }
 # Alone, so that no other test competes for the two cores.
 browser() {
@@ -73,10 +73,12 @@ fuzz() {
     go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 200000x ./wasm/protocol &&
     go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 100000x ./ui/store
 }
+# Go's go_js_wasm_exec, with the program's memory handed over as the page's
+# worker.js does (wasm/simd's kernels link to it).
 node() {
   local exec_js
-  exec_js="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./ui/store ./ui/draw &&
+  exec_js="$PWD/.ci/go_js_wasm_exec"
+  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./wasm/simd ./ui/store ./ui/draw &&
     GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
       -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData|TestSelectNth|TestKernelsAgainstNaive|TestXingOptimum|TestLMNNStart$|TestLMNNScaledIdentity|TestNoAllocationsPerIteration' ./core
 }

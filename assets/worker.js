@@ -14,6 +14,10 @@ self.document = {};
 self.onmessage = (e) => self.rmlQueue.push(e);
 const go = new Go();
 WebAssembly.instantiateStreaming(fetch('../app.wasm'), go.importObject)
-  .then((r) => go.run(r.instance))
+  .then((r) => {
+    // The program's memory, to which it links its SIMD kernels (wasm/simd).
+    self.rmlGoMemory = r.instance.exports.mem;
+    return go.run(r.instance);
+  })
   .then(() => self.postMessage({ fatal: 'the solver program exited' }))
   .catch((err) => self.postMessage({ fatal: String(err) }));

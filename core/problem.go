@@ -382,26 +382,38 @@ func (e *evaluator) formW(dst []float64) {
 		clear(e.y[int(k)*d : int(k+1)*d])
 		e.isLive[k] = false
 	}
-	e.live = e.live[:0]
-	for p, wp := range e.w {
+	// M = X_tᵀ Y = Σ_p w_p (x_a − x_b)(x_a − x_b)ᵀ, upper triangle only
+	// (symmetric by construction; eigen reads the upper triangle).
+	if k := kernels; k != nil {
+		e.live = k.AddPairs(e.y, e.xt, e.w, e.pa, e.pb, e.isLive, e.live[:0], d)
+		k.OuterUpperTo(dst, e.xt, e.y, e.live, d)
+		return
+	}
+	e.live = addPairs(e.y, e.xt, e.w, e.pa, e.pb, e.isLive, e.live[:0], d)
+	addOuterUpper(dst, e.xt, e.y, e.live, d)
+}
+
+// addPairs is GoKernels.AddPairs.
+func addPairs(y, x, w []float64, pa, pb []int32, isLive []bool, live []int32, d int) []int32 {
+	for p, wp := range w {
 		if wp == 0 {
 			continue
 		}
-		ia, ib := e.pa[p], e.pb[p]
-		if !e.isLive[ia] {
-			e.isLive[ia] = true
-			e.live = append(e.live, ia)
+		ia, ib := pa[p], pb[p]
+		if !isLive[ia] {
+			isLive[ia] = true
+			live = append(live, ia)
 		}
-		if !e.isLive[ib] {
-			e.isLive[ib] = true
-			e.live = append(e.live, ib)
+		if !isLive[ib] {
+			isLive[ib] = true
+			live = append(live, ib)
 		}
 		// The slices cut to xa's length, so that the compiler drops the
 		// bounds checks in the loop (js/wasm: 3.6 → 3.0 ms of formM on
 		// 5,000 × 50; BenchmarkFormM).
 		a, b := int(ia)*d, int(ib)*d
-		xa := e.xt[a : a+d]
-		xb, ya, yb := e.xt[b:b+d], e.y[a:a+d], e.y[b:b+d]
+		xa := x[a : a+d]
+		xb, ya, yb := x[b:b+d], y[a:a+d], y[b:b+d]
 		xb, ya, yb = xb[:len(xa)], ya[:len(xa)], yb[:len(xa)]
 		for j, v := range xa {
 			v = wp * (v - xb[j])
@@ -409,9 +421,7 @@ func (e *evaluator) formW(dst []float64) {
 			yb[j] -= v
 		}
 	}
-	// M = X_tᵀ Y = Σ_p w_p (x_a − x_b)(x_a − x_b)ᵀ, upper triangle only
-	// (symmetric by construction; eigen reads the upper triangle).
-	addOuterUpper(dst, e.xt, e.y, e.live, d)
+	return live
 }
 
 // addOuterUpper sets the upper triangle of dst (d×d, row-major) to
@@ -887,8 +897,10 @@ func (e *evaluator) margin(t int) float64 { return e.pm[e.dis[t]] - e.pm[e.sim[t
 // both at r = 10, 3.0 → 3.3 ms at r = 50), so it is not used there.
 func (e *evaluator) rowDots(z, w []float64, r int) {
 	switch {
+	case kernels != nil:
+		kernels.RowDotsTo(z, e.xt, w, e.d, r)
 	case runtime.GOARCH == "wasm":
-		e.rowDotsPaired(z, w, r)
+		rowDotsPaired(z, e.xt[:e.nt*e.d], w, e.d, r)
 	case e.d >= 128:
 		e.rowDotsBLAS(z, w, r)
 	default:
@@ -945,14 +957,15 @@ func dotsFrom(zk, xk, w []float64, c0 int) {
 	}
 }
 
-// rowDotsPaired is rowDots two rows × four columns at a time (each entry
-// sums its terms in rowDotsBlocked's order: the same results).
-func (e *evaluator) rowDotsPaired(z, w []float64, r int) {
-	d := e.d
+// rowDotsPaired is GoKernels.RowDotsTo, rowDots two rows × four columns
+// at a time (each entry sums its terms in rowDotsBlocked's order: the same
+// results).
+func rowDotsPaired(z, x, w []float64, d, r int) {
+	nt := len(x) / d
 	k := 0
-	for ; k+2 <= e.nt; k += 2 {
-		xk := e.xt[k*d : (k+1)*d]
-		xl := e.xt[(k+1)*d : (k+2)*d]
+	for ; k+2 <= nt; k += 2 {
+		xk := x[k*d : (k+1)*d]
+		xl := x[(k+1)*d : (k+2)*d]
 		xl = xl[:len(xk)]
 		zk, zl := z[k*r:(k+1)*r], z[(k+1)*r:(k+2)*r]
 		c := 0
@@ -986,7 +999,7 @@ func (e *evaluator) rowDotsPaired(z, w []float64, r int) {
 			zk[c], zl[c] = s, t
 		}
 	}
-	if k < e.nt { // an odd row left
-		dotsFrom(z[k*r:(k+1)*r], e.xt[k*d:(k+1)*d], w, 0)
+	if k < nt { // an odd row left
+		dotsFrom(z[k*r:(k+1)*r], x[k*d:(k+1)*d], w, 0)
 	}
 }

@@ -104,3 +104,18 @@ func TestHelperReadsWhenIdle(t *testing.T) {
 		t.Error("the helper ran none of the η sweep's runs")
 	}
 }
+
+// In Chromium the solver's innermost loops run as WebAssembly SIMD: the
+// worker links wasm/simd's module to its own memory (assets/worker.js
+// hands it over) and says so in its first message. Under Node,
+// wasm/simd's tests check that the kernels give Go's results to the bit.
+func TestSIMDKernels(t *testing.T) {
+	p := open(t, "#data=Wine")
+	kernels := `document.querySelector('[data-testid="status"]').dataset.kernels`
+	p.poll(kernels+` !== ""`, 30*time.Second)
+	var got string
+	p.eval(kernels, &got)
+	if got != "WebAssembly SIMD" {
+		t.Errorf("the worker's kernels: %q, want %q", got, "WebAssembly SIMD")
+	}
+}

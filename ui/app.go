@@ -168,7 +168,9 @@ func (a *App) Render() vecty.ComponentOrHTML {
 					// Which run is current and which one the views show.
 					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite"),
 					// The solver workers in use, and the runs the helpers took.
-					vecty.Data("workers", itoa(1+len(s.Helpers))), vecty.Data("helperRuns", itoa(s.HelperRuns))),
+					vecty.Data("workers", itoa(1+len(s.Helpers))), vecty.Data("helperRuns", itoa(s.HelperRuns)),
+					// What runs the solver's innermost loops (protocol.Ready).
+					vecty.Data("kernels", s.Kernels)),
 					vecty.Text(string(s.Status))),
 			),
 			vecty.If(shown("share"), shareRow(s.Shared, fullLink(s.Params), a.glue.share)),

@@ -266,7 +266,7 @@ func (g *glue) startWorker() {
 		g.heard(m)
 		if m.Kind == protocol.KindReady {
 			g.failures = 0
-			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins})
+			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins, Kernels: m.Ready.Kernels})
 			return
 		}
 		g.copyData(m)

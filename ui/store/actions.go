@@ -44,9 +44,12 @@ type (
 
 // Worker actions: what the worker said, or that it died.
 type (
-	WorkerReady struct{ Builtins []string }
-	Reply       struct{ Message protocol.Message }
-	WorkerDied  struct{ Reason string }
+	WorkerReady struct {
+		Builtins []string
+		Kernels  string // protocol.Ready.Kernels
+	}
+	Reply      struct{ Message protocol.Message }
+	WorkerDied struct{ Reason string }
 	// Helpers lists the lanes of the helper workers that now hold the
 	// data lane 0 holds; batches spread over them and lane 0.
 	Helpers struct{ Lanes []int }

@@ -14,7 +14,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 	p := &s.Params
 	switch a := a.(type) {
 	case WorkerReady:
-		s.Ready, s.Builtins = true, a.Builtins
+		s.Ready, s.Builtins, s.Kernels = true, a.Builtins, a.Kernels
 		if p.Dataset != "" || s.CSV != "" {
 			return s.load(s.current())
 		}

@@ -73,6 +73,7 @@ const TestFrac = spec.TestFrac
 type State struct {
 	Params   Params
 	Builtins []string // from the worker
+	Kernels  string   // what runs the solver's innermost loops (protocol.Ready)
 	Ready    bool     // the worker is up
 
 	FileName string // uploaded file, if Params.Dataset == ""

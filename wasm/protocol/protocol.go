@@ -138,6 +138,10 @@ func (s *Start) Empty() bool { return len(s.Q) == 0 }
 // Ready is the worker's first message.
 type Ready struct {
 	Builtins []string
+	// Kernels says what runs the solver's innermost loops: "WebAssembly
+	// SIMD" (wasm/simd), or why Go's own loops do. Either gives the same
+	// results, to the bit.
+	Kernels string
 }
 
 // Dataset summarizes a loaded dataset.
@@ -336,7 +340,10 @@ func (m *Start) fields(c codec) {
 	c.u64(&m.Data)
 }
 
-func (m *Ready) fields(c codec) { c.strs(&m.Builtins) }
+func (m *Ready) fields(c codec) {
+	c.strs(&m.Builtins)
+	c.str(&m.Kernels)
+}
 
 func (m *Dataset) fields(c codec) {
 	c.str(&m.Name)
