@@ -10,8 +10,7 @@ package core
 //
 // Every implementation must give GoKernels' results to the bit: each entry
 // the same terms summed in the same order, with no fused multiply-add, so
-// that a solve gives the same bits with any of them (Solve is
-// deterministic, and the page's results match the command line's).
+// that a solve gives the same bits with any of them.
 type Kernels interface {
 	// OuterUpperTo sets dst (d×d, row-major) to the upper triangle of
 	// Σ_{k ∈ rows} x_k y_kᵀ, x_k and y_k the k-th rows (length d) of x

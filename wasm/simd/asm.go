@@ -113,6 +113,22 @@ func (f *fn) f64x2Add()                     { f.simd(0xF0) }
 func (f *fn) f64x2Sub()                     { f.simd(0xF1) }
 func (f *fn) f64x2Mul()                     { f.simd(0xF2) }
 
+// sum appends a + b (i32 locals) onto the stack.
+func (f *fn) sum(a, b uint32) { f.get(a); f.get(b); f.i32Add() }
+
+// times8 appends l·8 (i32) onto the stack: an index into float64s as bytes.
+func (f *fn) times8(l uint32) { f.get(l); f.i32(3); f.i32Shl() }
+
+// setAt appends dst = base + l·stride (i32 locals).
+func (f *fn) setAt(dst, base, l, stride uint32) {
+	f.get(base)
+	f.get(l)
+	f.get(stride)
+	f.i32Mul()
+	f.i32Add()
+	f.set(dst)
+}
+
 // addTo appends l += v (i32), v a constant.
 func (f *fn) addTo(l uint32, v int32) { f.get(l); f.i32(v); f.i32Add(); f.set(l) }
 

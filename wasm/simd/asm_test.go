@@ -74,3 +74,10 @@ func TestModuleLayout(t *testing.T) {
 		t.Errorf("sections %v, want %v", ids, want)
 	}
 }
+
+// The module the app carries (module_gen.go) is the one Module assembles.
+func TestGeneratedModule(t *testing.T) {
+	if moduleWasm != string(Module()) {
+		t.Fatal("module_gen.go is stale: run go generate ./wasm/simd")
+	}
+}

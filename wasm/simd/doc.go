@@ -10,8 +10,8 @@
 // about half the time (BenchmarkUpload). Each lane computes one entry of
 // the result with the same terms in the same order as the Go loop, and
 // WebAssembly has no fused multiply-add, so the results are the same to
-// the bit (TestSolveSameBits): a run in the page equals the command
-// line's.
+// the bit (TestSolveSameBits): a run in the page gives what it gave
+// with Go's loops.
 //
 // The worker (wasm/worker) calls Install at its start with the memory that
 // assets/worker.js hands over; where the engine has no SIMD, core keeps

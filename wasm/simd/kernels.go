@@ -7,6 +7,8 @@ package simd
 // check that under Node. Addresses are byte offsets into the Go program's
 // own memory, which the module imports.
 
+//go:generate go run gen.go
+
 // Module returns the kernels' WebAssembly module. It imports the Go
 // program's memory as env.mem and exports outer, pairs and rowdots.
 func Module() []byte { return module(outer(), pairs(), rowDots()) }
@@ -30,9 +32,7 @@ func outer() *fn {
 		a[r], b[r] = f.local(f64), f.local(f64)
 		va[r], vb[r], v[r] = f.local(v128), f.local(v128), f.local(v128)
 	}
-	f.get(d)
-	f.i32(3)
-	f.i32Shl()
+	f.times8(d)
 	f.set(d8)
 	f.i32(0)
 	f.set(k)
@@ -47,13 +47,9 @@ func outer() *fn {
 		f.get(d8)
 		f.i32Mul()
 		f.set(off)
-		f.get(x)
-		f.get(off)
-		f.i32Add()
+		f.sum(x, off)
 		f.set(xr[r])
-		f.get(y)
-		f.get(off)
-		f.i32Add()
+		f.sum(y, off)
 		f.set(yr[r])
 	}
 	// sum4 leaves ((c0 v0 + c1 v1) + c2 v2) + c3 v3 on the stack, by
@@ -67,7 +63,12 @@ func outer() *fn {
 		term(3)
 		add()
 	}
-	// at sets pa to dst's entry (i, i).
+	// diag sets pa to dst's entry (i, i), off being i·8.
+	diag := func() {
+		f.setAt(pa, dst, i, d8)
+		f.sum(pa, off)
+		f.set(pa)
+	}
 	f.while(f.fits(k, 4, nrows), func() {
 		for r := range 4 {
 			rowAt(r)
@@ -75,40 +76,24 @@ func outer() *fn {
 		f.i32(0)
 		f.set(i)
 		f.while(f.fits(i, 2, d), func() {
-			f.get(i)
-			f.i32(3)
-			f.i32Shl()
+			f.times8(i)
 			f.set(off)
 			for r := range 4 {
-				f.get(xr[r])
-				f.get(off)
-				f.i32Add()
+				f.sum(xr[r], off)
 				f.f64Load(0)
 				f.set(a[r])
-				f.get(xr[r])
-				f.get(off)
-				f.i32Add()
+				f.sum(xr[r], off)
 				f.f64Load(8)
 				f.set(b[r])
 			}
-			// pa = dst + i·d8 + i·8, the entry (i, i).
-			f.get(dst)
-			f.get(i)
-			f.get(d8)
-			f.i32Mul()
-			f.i32Add()
-			f.get(off)
-			f.i32Add()
-			f.set(pa)
+			diag()
 			// dst_ii += a0 y0_i + a1 y1_i + a2 y2_i + a3 y3_i
 			f.get(pa)
 			f.get(pa)
 			f.f64Load(0)
 			sum4(func(r int) {
 				f.get(a[r])
-				f.get(yr[r])
-				f.get(off)
-				f.i32Add()
+				f.sum(yr[r], off)
 				f.f64Load(0)
 				f.f64Mul()
 			}, f.f64Add)
@@ -128,9 +113,7 @@ func outer() *fn {
 			f.i32Add()
 			f.set(j)
 			f.addTo(pa, 8)
-			f.get(pa)
-			f.get(d8)
-			f.i32Add()
+			f.sum(pa, d8)
 			f.set(pb)
 			// acc appends: p += Σ_r c_r v_r (two lanes; lane 0 only when
 			// scalar), c the splats of a or b.
@@ -158,14 +141,10 @@ func outer() *fn {
 				}
 			}
 			loadV := func(zero bool) {
-				f.get(j)
-				f.i32(3)
-				f.i32Shl()
+				f.times8(j)
 				f.set(off)
 				for r := range 4 {
-					f.get(yr[r])
-					f.get(off)
-					f.i32Add()
+					f.sum(yr[r], off)
 					if zero {
 						f.v128Load64Zero(0)
 					} else {
@@ -191,29 +170,16 @@ func outer() *fn {
 		})
 		// d odd: the last row of dst, its one entry (i, i).
 		f.ifThen(f.lt(i, d), func() {
-			f.get(i)
-			f.i32(3)
-			f.i32Shl()
+			f.times8(i)
 			f.set(off)
-			f.get(dst)
-			f.get(i)
-			f.get(d8)
-			f.i32Mul()
-			f.i32Add()
-			f.get(off)
-			f.i32Add()
-			f.set(pa)
+			diag()
 			f.get(pa)
 			f.get(pa)
 			f.f64Load(0)
 			sum4(func(r int) {
-				f.get(xr[r])
-				f.get(off)
-				f.i32Add()
+				f.sum(xr[r], off)
 				f.f64Load(0)
-				f.get(yr[r])
-				f.get(off)
-				f.i32Add()
+				f.sum(yr[r], off)
 				f.f64Load(0)
 				f.f64Mul()
 			}, f.f64Add)
@@ -228,23 +194,12 @@ func outer() *fn {
 		f.i32(0)
 		f.set(i)
 		f.while(f.lt(i, d), func() {
-			f.get(i)
-			f.i32(3)
-			f.i32Shl()
+			f.times8(i)
 			f.set(off)
-			f.get(xr[0])
-			f.get(off)
-			f.i32Add()
+			f.sum(xr[0], off)
 			f.f64Load(0)
 			f.set(a[0])
-			f.get(dst)
-			f.get(i)
-			f.get(d8)
-			f.i32Mul()
-			f.i32Add()
-			f.get(off)
-			f.i32Add()
-			f.set(pa)
+			diag()
 			f.get(i)
 			f.set(j)
 			f.while(f.lt(j, d), func() {
@@ -253,9 +208,7 @@ func outer() *fn {
 				f.f64Load(0)
 				f.get(a[0])
 				f.get(yr[0])
-				f.get(j)
-				f.i32(3)
-				f.i32Shl()
+				f.times8(j)
 				f.i32Add()
 				f.f64Load(0)
 				f.f64Mul()
@@ -287,9 +240,7 @@ func pairs() *fn {
 	f := newFn("pairs", []byte{i32}, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 	d8, p, ia, ib, xa, xb, ya, yb, jx := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32)
 	wp, vw, vv := f.local(f64), f.local(v128), f.local(v128)
-	f.get(d)
-	f.i32(3)
-	f.i32Shl()
+	f.times8(d)
 	f.set(d8)
 	f.i32(0)
 	f.set(p)
@@ -306,15 +257,11 @@ func pairs() *fn {
 	// mark marks row l live if it is not yet.
 	mark := func(l uint32) {
 		f.ifThen(func() {
-			f.get(isLive)
-			f.get(l)
-			f.i32Add()
+			f.sum(isLive, l)
 			f.i32Load8U(0)
 			f.i32Eqz()
 		}, func() {
-			f.get(isLive)
-			f.get(l)
-			f.i32Add()
+			f.sum(isLive, l)
 			f.i32(1)
 			f.i32Store8(0)
 			f.get(live)
@@ -327,26 +274,13 @@ func pairs() *fn {
 			f.addTo(nlive, 1)
 		})
 	}
-	// row sets dst to base + l·d8.
-	row := func(dst, base, l uint32) {
-		f.get(base)
-		f.get(l)
-		f.get(d8)
-		f.i32Mul()
-		f.i32Add()
-		f.set(dst)
-	}
 	// at leaves base + jx.
 	at := func(base uint32) {
-		f.get(base)
-		f.get(jx)
-		f.i32Add()
+		f.sum(base, jx)
 	}
 	f.while(f.lt(p, np), func() {
 		f.get(w)
-		f.get(p)
-		f.i32(3)
-		f.i32Shl()
+		f.times8(p)
 		f.i32Add()
 		f.f64Load(0)
 		f.set(wp)
@@ -359,10 +293,10 @@ func pairs() *fn {
 			load32(ib, pb)
 			mark(ia)
 			mark(ib)
-			row(xa, x, ia)
-			row(xb, x, ib)
-			row(ya, y, ia)
-			row(yb, y, ib)
+			f.setAt(xa, x, ia, d8)
+			f.setAt(xb, x, ib, d8)
+			f.setAt(ya, y, ia, d8)
+			f.setAt(yb, y, ib, d8)
 			f.get(wp)
 			f.f64x2Splat()
 			f.set(vw)
@@ -442,45 +376,25 @@ func rowDots() *fn {
 	}
 	xs, xt, w0, w1 := f.local(v128), f.local(v128), f.local(v128), f.local(v128)
 	s, t, wv := f.local(f64), f.local(f64), f.local(f64)
-	f.get(d)
-	f.i32(3)
-	f.i32Shl()
+	f.times8(d)
 	f.set(d8)
-	f.get(r)
-	f.i32(3)
-	f.i32Shl()
+	f.times8(r)
 	f.set(r8)
 	f.i32(0)
 	f.set(k)
 	// rows sets xk, zk to row k of x and z, and xl, zl to the next.
 	rows := func() {
-		f.get(x)
-		f.get(k)
-		f.get(d8)
-		f.i32Mul()
-		f.i32Add()
-		f.set(xk)
-		f.get(xk)
-		f.get(d8)
-		f.i32Add()
+		f.setAt(xk, x, k, d8)
+		f.sum(xk, d8)
 		f.set(xl)
-		f.get(z)
-		f.get(k)
-		f.get(r8)
-		f.i32Mul()
-		f.i32Add()
-		f.set(zk)
-		f.get(zk)
-		f.get(r8)
-		f.i32Add()
+		f.setAt(zk, z, k, r8)
+		f.sum(zk, r8)
 		f.set(zl)
 	}
 	// column sets wp to wt's entry (0, c) and jx to 0.
 	column := func() {
 		f.get(wt)
-		f.get(c)
-		f.i32(3)
-		f.i32Shl()
+		f.times8(c)
 		f.i32Add()
 		f.set(wp)
 		f.i32(0)
@@ -498,9 +412,7 @@ func rowDots() *fn {
 	// store stores v128 local v at base + 8c + offset.
 	store := func(base, v uint32, offset uint32) {
 		f.get(base)
-		f.get(c)
-		f.i32(3)
-		f.i32Shl()
+		f.times8(c)
 		f.i32Add()
 		f.get(v)
 		f.v128Store(offset)
@@ -518,9 +430,7 @@ func rowDots() *fn {
 			f.f64Load(0)
 			f.set(wv)
 			f.get(s)
-			f.get(xk)
-			f.get(jx)
-			f.i32Add()
+			f.sum(xk, jx)
 			f.f64Load(0)
 			f.get(wv)
 			f.f64Mul()
@@ -528,9 +438,7 @@ func rowDots() *fn {
 			f.set(s)
 			if two {
 				f.get(t)
-				f.get(xl)
-				f.get(jx)
-				f.i32Add()
+				f.sum(xl, jx)
 				f.f64Load(0)
 				f.get(wv)
 				f.f64Mul()
@@ -542,17 +450,13 @@ func rowDots() *fn {
 		})
 		// z_kc = s (and z_lc = t).
 		f.get(zk)
-		f.get(c)
-		f.i32(3)
-		f.i32Shl()
+		f.times8(c)
 		f.i32Add()
 		f.get(s)
 		f.f64Store(0)
 		if two {
 			f.get(zl)
-			f.get(c)
-			f.i32(3)
-			f.i32Shl()
+			f.times8(c)
 			f.i32Add()
 			f.get(t)
 			f.f64Store(0)
@@ -569,14 +473,10 @@ func rowDots() *fn {
 				f.set(a)
 			}
 			f.while(f.lt(jx, d8), func() {
-				f.get(xk)
-				f.get(jx)
-				f.i32Add()
+				f.sum(xk, jx)
 				f.v128Load64Splat(0)
 				f.set(xs)
-				f.get(xl)
-				f.get(jx)
-				f.i32Add()
+				f.sum(xl, jx)
 				f.v128Load64Splat(0)
 				f.set(xt)
 				f.get(wp)

@@ -31,9 +31,10 @@ func New(mem js.Value) (k *Kernels, err error) {
 	if !mem.InstanceOf(wa.Get("Memory")) {
 		return nil, errors.New("simd: no WebAssembly.Memory of the Go program given")
 	}
-	code := Module()
-	bytes := js.Global().Get("Uint8Array").New(len(code))
-	js.CopyBytesToJS(bytes, code)
+	// The module as generated (module_gen.go), not assembled here: the
+	// assembler would add its own code to the program.
+	bytes := js.Global().Get("Uint8Array").New(len(moduleWasm))
+	js.CopyBytesToJS(bytes, []byte(moduleWasm))
 	if !wa.Call("validate", bytes).Bool() {
 		return nil, errors.New("simd: this engine has no WebAssembly SIMD")
 	}
