@@ -42,7 +42,11 @@ func New(mem js.Value) (k *Kernels, err error) {
 		// A JavaScript exception (a memory too small for the import)
 		// panics in Go: it is this function's error, not the program's.
 		if r := recover(); r != nil {
-			k, err = nil, errors.New("simd: could not link the kernels: "+js.ValueOf(r).String())
+			why := "an exception"
+			if e, ok := r.(error); ok { // js.Error, for a JavaScript exception
+				why = e.Error()
+			}
+			k, err = nil, errors.New("simd: could not link the kernels: "+why)
 		}
 	}()
 	env := map[string]any{"mem": mem}

@@ -304,3 +304,24 @@ func BenchmarkUpload(b *testing.B) {
 		})
 	}
 }
+
+// New refuses what is not a WebAssembly.Memory, and a memory the module
+// cannot import (too small: it asks for one page), with an error, not a
+// panic; Install then leaves core's Go loops in place.
+func TestNewRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mem  js.Value
+	}{
+		{"undefined", js.Undefined()},
+		{"an object", js.Global().Get("Object").New()},
+		{"a memory of no pages", js.Global().Get("WebAssembly").Get("Memory").New(map[string]any{"initial": 0})},
+	} {
+		if k, err := New(c.mem); err == nil || k != nil {
+			t.Errorf("%s: New gave %v, %v; want an error", c.name, k, err)
+		}
+		if err := Install(c.mem); err == nil {
+			t.Errorf("%s: Install succeeded", c.name)
+		}
+	}
+}
