@@ -891,6 +891,9 @@ func (e *evaluator) margin(t int) float64 { return e.pm[e.dis[t]] - e.pm[e.sim[t
 // and natively it is faster for d = 20 and 50; for long rows (d = 200)
 // gonum's assembly dot product is faster natively (23 ms against 30).
 //
+// Where UseKernels gave kernels (the page's workers: WebAssembly SIMD,
+// wasm/simd), they compute it, to the same bits as rowDotsPaired.
+//
 // On js/wasm two rows of X_t go together (rowDotsPaired): each w_c entry
 // read serves two dot products, 3.3 → 2.4 ms at r = 10 and 7.6 → 6.0 ms at
 // r = 30 on 5,000 × 50 under Node; natively that was no faster (0.63 ms

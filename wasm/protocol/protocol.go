@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 6
+const Version = 7
 
 // Kind names what a message carries.
 type Kind string
