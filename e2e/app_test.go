@@ -657,3 +657,44 @@ func TestCompareMovesColumns(t *testing.T) {
 	p.poll(`[...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1)
 		.map(e => e.textContent.replace('×', '').trim()).join(',') === "RML (fast),RML (fast),LMNN,Xing,Euclid,Best case"`, 2*time.Minute)
 }
+
+// A user's requests leave for the worker once the page has painted what
+// the action changed (ui/main.go's post), and a Stop clicked before they
+// leave follows them: here Stop is clicked in the frame that draws the run
+// as started, before the held Train has gone, and the worker must get
+// Train, then Stop, so that the run ends stopped (a Stop sent first would
+// find nothing to stop, and the run to 1e-9 would go on for minutes).
+func TestHeldRequestsKeepOrder(t *testing.T) {
+	wrap := beforeLoad(`(() => {
+			const Real = window.Worker; window.__posted = [];
+			window.Worker = function (url, opts) { const w = new Real(url, opts);
+				const post = w.postMessage.bind(w);
+				w.postMessage = (m, tr) => {
+					if (m && m.h) { const s = new TextDecoder().decode(m.h); window.__posted.push(s.includes('stop') ? 'stop' : s.includes('train') ? 'train' : 'other'); }
+					post(m, tr); };
+				return w; };
+		})()`)
+	p := open(t, "?workers=1", wrap)
+	p.set("dataset-select", "Sonar")
+	p.waitTrainEnabled()
+	p.set("method", "gradient")
+	p.set("tol", "1e-9")
+	var order string
+	// Train, then, in the next frame (after the page's render, which enables
+	// Stop, and before the held Train leaves in a task after it), Stop.
+	p.eval(`new Promise((ok) => {
+			const n = window.__posted.length;
+			document.querySelector('[data-testid="train"]').click();
+			requestAnimationFrame(() => {
+				const stop = document.querySelector('[data-testid="stop"]');
+				const held = window.__posted.length === n, off = stop.disabled;
+				stop.click();
+				setTimeout(() => ok((held ? 'held ' : 'sent ') + (off ? 'Stop disabled ' : '') + window.__posted.slice(n).join(',')), 200);
+			}); })`, &order)
+	if order != "held train,stop" {
+		t.Fatalf("in the frame after Train, then 200 ms after Stop: %q, want %q (the Train held until the paint, then Train and Stop in order)", order, "held train,stop")
+	}
+	// Stopped while it ran, or before it began (the worker drops a queued
+	// run on Stop, and the page says so): either way not running on.
+	p.waitStatus("stopped", 5*time.Second)
+}
