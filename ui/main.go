@@ -61,10 +61,6 @@ type glue struct {
 	dataGen  int                 // counts the Loads data has held, so a helper can tell its copy is another dataset's
 	feedDue  bool                // a check whether the helpers can be fed is scheduled (feedHelpers)
 
-	// Requests held until the page has painted (post).
-	outbox    []protocol.Message
-	outboxDue bool // a flush of outbox is scheduled
-
 	// The watchdog's view (performance.now() times, in ms).
 	stopID    int     // the run a Stop was sent for, until it ends
 	stopAt    float64 // when that Stop was sent
@@ -121,16 +117,12 @@ func (g *glue) Dispatch(a store.Action) {
 		g.export(e.Kind)
 		return
 	}
-	fromWorker := false
-	switch a.(type) {
-	case store.WorkerReady, store.Reply, store.WorkerDied, store.Helpers, store.LaneLost:
-		fromWorker = true
-	}
 	for _, m := range store.Reduce(g.state, a) {
 		if m.Kind == protocol.KindStop && g.stopID == 0 {
 			g.stopID, g.stopAt = m.ID, now()
 		}
-		g.post(m, !fromWorker && m.Kind != protocol.KindStop)
+		g.heardAt = now() // silence is counted from the latest request
+		g.send(m)
 	}
 	// The address follows the settings (not on every progress message), in
 	// a task of its own: history.replaceState cost 8 ms of the task that
@@ -160,39 +152,6 @@ func (g *glue) Dispatch(a store.Action) {
 		// For the figures the e2e tests report: navigation to Train enabled.
 		g.readyMarked = true
 		js.Global().Get("performance").Call("mark", "rml-ready")
-	}
-}
-
-// post sends m to its worker now, or, if hold is set, once the page has
-// painted what the action that made m changed; a request sent while others
-// are held waits behind them, so that the workers get them in order.
-//
-// A user's action (Train, a warm restart, Compare, a new dataset) is held:
-// sent at once, it set a worker solving on one of the two cores while the
-// page drew the action on the other, and the browser's own threads wanted
-// one too; the page's task then took 50–90 ms of wall time for 10–25 ms of
-// its CPU (e2e TestVisitLongTasks, the upload's warm restart, in most CI
-// runs). A Stop is never held unless it must follow a held request, and a
-// worker's reply (the next run of a batch) is not held: the sweeps would
-// wait a frame per run.
-func (g *glue) post(m protocol.Message, hold bool) {
-	if !hold && len(g.outbox) == 0 {
-		g.heardAt = now() // silence is counted from the latest request
-		g.send(m)
-		return
-	}
-	g.outbox = append(g.outbox, m)
-	if !g.outboxDue {
-		g.outboxDue = true
-		afterPaint(func() {
-			g.outboxDue = false
-			out := g.outbox
-			g.outbox = nil
-			for _, m := range out {
-				g.heardAt = now()
-				g.send(m)
-			}
-		})
 	}
 }
 

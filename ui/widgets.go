@@ -191,27 +191,6 @@ func (r *rangeInput) Mount() { r.input.Node().Set("value", r.Value) }
 // render it schedules) has ended: setTimeout(f, 0).
 func later(f func()) { after(0, f) }
 
-// afterPaint runs f once, in a task of its own after the page's next
-// frame has been drawn (requestAnimationFrame, then setTimeout 0), or
-// after 100 ms if no frame comes first (a hidden tab draws none).
-func afterPaint(f func()) {
-	done := false
-	run := func() {
-		if !done {
-			done = true
-			f()
-		}
-	}
-	var frame js.Func
-	frame = js.FuncOf(func(js.Value, []js.Value) any {
-		frame.Release()
-		later(run)
-		return nil
-	})
-	js.Global().Call("requestAnimationFrame", frame)
-	after(100, run)
-}
-
 // after runs f in a task of its own once ms milliseconds have passed.
 func after(ms float64, f func()) {
 	var fn js.Func
