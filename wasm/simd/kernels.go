@@ -69,6 +69,21 @@ func outer() *fn {
 		f.sum(pa, off)
 		f.set(pa)
 	}
+	// addDiag appends dst_ii += a0 y0_i + a1 y1_i + a2 y2_i + a3 y3_i, pa
+	// at (i, i) and a[r] holding x_r's entry i.
+	addDiag := func() {
+		f.get(pa)
+		f.get(pa)
+		f.f64Load(0)
+		sum4(func(r int) {
+			f.get(a[r])
+			f.sum(yr[r], off)
+			f.f64Load(0)
+			f.f64Mul()
+		}, f.f64Add)
+		f.f64Add()
+		f.f64Store(0)
+	}
 	f.while(f.fits(k, 4, nrows), func() {
 		for r := range 4 {
 			rowAt(r)
@@ -87,18 +102,7 @@ func outer() *fn {
 				f.set(b[r])
 			}
 			diag()
-			// dst_ii += a0 y0_i + a1 y1_i + a2 y2_i + a3 y3_i
-			f.get(pa)
-			f.get(pa)
-			f.f64Load(0)
-			sum4(func(r int) {
-				f.get(a[r])
-				f.sum(yr[r], off)
-				f.f64Load(0)
-				f.f64Mul()
-			}, f.f64Add)
-			f.f64Add()
-			f.f64Store(0)
+			addDiag()
 			for r := range 4 {
 				f.get(a[r])
 				f.f64x2Splat()
@@ -172,19 +176,13 @@ func outer() *fn {
 		f.ifThen(f.lt(i, d), func() {
 			f.times8(i)
 			f.set(off)
-			diag()
-			f.get(pa)
-			f.get(pa)
-			f.f64Load(0)
-			sum4(func(r int) {
+			for r := range 4 {
 				f.sum(xr[r], off)
 				f.f64Load(0)
-				f.sum(yr[r], off)
-				f.f64Load(0)
-				f.f64Mul()
-			}, f.f64Add)
-			f.f64Add()
-			f.f64Store(0)
+				f.set(a[r])
+			}
+			diag()
+			addDiag()
 		})
 		f.addTo(k, 4)
 	})

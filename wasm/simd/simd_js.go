@@ -55,8 +55,9 @@ func New(mem js.Value) (k *Kernels, err error) {
 	return &Kernels{outer: ex.Get("outer"), pairs: ex.Get("pairs"), rowdots: ex.Get("rowdots")}, nil
 }
 
-// Install makes core use the kernels on mem (New), and reports whether it
-// does; without them core keeps its Go loops, which give the same bits.
+// Install makes core use the kernels on mem (New). On New's error it
+// installs nothing and returns it: core keeps the loops it had (its own Go
+// loops, which give the same bits).
 func Install(mem js.Value) error {
 	k, err := New(mem)
 	if err != nil {

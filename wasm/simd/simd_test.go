@@ -166,8 +166,7 @@ func TestSolveSameBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, x, err := core.Standardize(ds.X, nil)
-	_ = st
+	_, x, err := core.Standardize(ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
