@@ -91,3 +91,33 @@ func TestLMNNStartMean(t *testing.T) {
 		t.Errorf("the final split's own metric: %v, want [5 0 0 5]", got)
 	}
 }
+
+// The cross-validation's solves take CVTol and CVLMNNIters where they are
+// set, and the final fit keeps Tol and LMNNIters: with LMNN capped at 2
+// iterations in the cross-validation and a tolerance it cannot reach, the
+// final fit still runs its 500.
+func TestCVSettings(t *testing.T) {
+	for _, c := range []struct {
+		in        CompareOptions
+		tol       float64
+		lmnnIters int
+	}{
+		{CompareOptions{Tol: 1e-3, LMNNIters: 500}, 1e-3, 500},
+		{CompareOptions{Tol: 1e-3, LMNNIters: 500, CVTol: 1e-2}, 1e-2, 500},
+		{CompareOptions{Tol: 1e-3, LMNNIters: 500, CVLMNNIters: 150}, 1e-3, 150},
+		{CompareOptions{Tol: 1e-3, LMNNIters: 500, CVTol: 1e-2, CVLMNNIters: 150}, 1e-2, 150},
+	} {
+		if got := c.in.forCV(); got.Tol != c.tol || got.LMNNIters != c.lmnnIters {
+			t.Errorf("%+v: cross-validation with tolerance %g and %d LMNN iterations, want %g and %d", c.in, got.Tol, got.LMNNIters, c.tol, c.lmnnIters)
+		}
+	}
+	_, ds := loadStd(t, "iris.csv")
+	rep, err := Compare(context.Background(), []string{"iris"}, []*Dataset{ds},
+		CompareOptions{Reps: 1, Seed: 5, Methods: []Method{LMNN}, Tol: 1e-12, CVLMNNIters: 2, Folds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := rep.Rows[0].Iterations[0]; it != 500 {
+		t.Errorf("LMNN's final fit ran %d iterations, want its cap of 500", it)
+	}
+}

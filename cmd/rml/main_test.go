@@ -216,7 +216,8 @@ func TestTable2(t *testing.T) {
 			t.Errorf("row %+v", row)
 		}
 	}
-	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"}} {
+	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"},
+		{"--folds", "1"}, {"--cv-tol", "0"}, {"--cv-tol", "1"}, {"--cv-lmnn-iters", "0"}} {
 		if code, _, errs := runCLI(append([]string{"table2"}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
