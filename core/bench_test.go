@@ -530,3 +530,46 @@ func BenchmarkKNN(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTwoCores measures what this machine's cores give the η sweep's
+// kind of work when two solvers run at once, as the page's two workers do:
+// a sweep's job (the best case at η = 0.9 on Wine with the noise lesson's
+// 20 % swapped, λ = 16, its start solved, as in BenchmarkBestCaseStart)
+// run twice in a row on one goroutine, then twice at once on two. It
+// reports each job's milliseconds alone and beside another, and the
+// speed-up 2·alone/pair, the most two workers could gain on this work with
+// nothing else running (the page's main thread also needs a core while
+// they run).
+func BenchmarkTwoCores(b *testing.B) {
+	x, ds := loadStd(b, "wine.csv")
+	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	job := func() {
+		pp, _, err := PrepareSwapped(x, ts, 0.2, 1)
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		if _, err := Solve(context.Background(), pp.Problem(0.9, 16), Settings{Method: BestCase, Tol: 1e-3}); err != nil {
+			b.Error(err)
+		}
+	}
+	var alone, pair time.Duration
+	for b.Loop() {
+		t := time.Now()
+		job()
+		job()
+		alone += time.Since(t)
+		t = time.Now()
+		done := make(chan struct{})
+		go func() { job(); close(done) }()
+		job()
+		<-done
+		pair += time.Since(t)
+	}
+	b.ReportMetric(float64(alone.Milliseconds())/float64(2*b.N), "ms-alone")
+	b.ReportMetric(float64(pair.Milliseconds())/float64(b.N), "ms-beside")
+	b.ReportMetric(float64(alone)/float64(pair), "speedup")
+}
