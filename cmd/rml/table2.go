@@ -163,8 +163,8 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, n := range notes {
 		fmt.Fprintln(stdout, "- "+n)
 	}
-	fmt.Fprintf(stdout, "\nRML_gd solves RML's problem with RML's λ by projected gradient, at most %d iterations; LMNN stops at %d iterations or a certified relative gap of %g.\n",
-		rep.Options.GradientIters, rep.Options.LMNNIters, rep.Options.Tol)
+	fmt.Fprintf(stdout, "\nEach final fit at the chosen λ stops at a relative gap of %g (LMNN: a certified one, or %d iterations); RML_gd solves RML's problem with RML's λ by projected gradient, at most %d iterations.\n",
+		rep.Options.Tol, rep.Options.LMNNIters, rep.Options.GradientIters)
 	fmt.Fprintf(stdout, "Wall time %.0f s on %d workers.\n", time.Since(start).Seconds(), rep.Options.Workers)
 	return nil
 }
