@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -95,7 +96,8 @@ func TestLMNNStartMean(t *testing.T) {
 // The cross-validation's solves take CVTol and CVLMNNIters where they are
 // set, and the final fit keeps Tol and LMNNIters: with LMNN capped at 2
 // iterations in the cross-validation and a tolerance it cannot reach, the
-// final fit still runs its 500.
+// final fit still runs its 500, and with the cap at 1 a fold's fit is one
+// iteration's.
 func TestCVSettings(t *testing.T) {
 	for _, c := range []struct {
 		in        CompareOptions
@@ -119,5 +121,27 @@ func TestCVSettings(t *testing.T) {
 	}
 	if it := rep.Rows[0].Iterations[0]; it != 500 {
 		t.Errorf("LMNN's final fit ran %d iterations, want its cap of 500", it)
+	}
+	// And the cross-validation runs with them: after choosing LMNN's λ with
+	// one iteration a fit, a fold's metric at the grid's largest λ (its
+	// first, started from the default) is, to the bit, that of one LMNN
+	// iteration there.
+	o := CompareOptions{Reps: 1, Seed: 5, Tol: 1e-12, CVLMNNIters: 1, Folds: 2}
+	o.defaults()
+	train, test := StratifiedSplit(ds.Labels, o.TestFrac, 5)
+	fold, err := newSplit(context.Background(), ds, train, test, o, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chooseLambdaFor(context.Background(), LMNN, nil, []*split{fold}, o); err != nil {
+		t.Fatal(err)
+	}
+	top := slices.Max(o.Grid)
+	one, err := Solve(context.Background(), fold.prep.Problem(o.Eta, top), Settings{Method: LMNN, Tol: 1e-12, MaxIter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fold.lmnnA[top]; got == nil || !mat.Equal(got, one.A) {
+		t.Errorf("the cross-validation's LMNN fit at λ = %g is not one iteration's", top)
 	}
 }

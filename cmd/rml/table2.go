@@ -47,7 +47,7 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tune := fs.String("tune", "cv", "how λ is chosen from {2^-3, …, 2^6, 100}: cv (cross-validation on the training part) or test (the test error, the paper's looser choice)")
 	folds := fs.Int("folds", 2, "cross-validation folds of the training part (--tune cv)")
 	cvTol := fs.Float64("cv-tol", 1e-2, "relative gap at which the cross-validation's fits stop (LMNN's certified one, or --cv-lmnn-iters); the final fit's is 1e-3")
-	cvLMNN := fs.Int("cv-lmnn-iters", 150, "LMNN's iterations in the cross-validation; the final fit's are 500")
+	cvLMNN := fs.Int("cv-lmnn-iters", 150, fmt.Sprintf("LMNN's iterations in the cross-validation; the final fit's are %d", spec.LMNNIters))
 	from := fs.String("triplets-from", "labels", "labels (each point's 3 nearest of its class × 3 nearest of others) or paper (its 5 nearest, split by class)")
 	only := fs.String("datasets", strings.Join(table2Datasets, ","), "which datasets, comma-separated")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
