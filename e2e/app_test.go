@@ -594,34 +594,53 @@ func TestHeatmapNames(t *testing.T) {
 // "d" never changes; unkeyed, the first column's was redrawn with the
 // chosen method's points, three paths on Wine, and the best case's drawn
 // anew in the last), and each run keeps its colour, the same on its swatch
-// and its curve.
+// and its curve. A new column's small projection comes as its frame alone,
+// its points drawn in a task after the column's (ui.miniView: the panel's
+// task is then lighter), and every column's ends drawn.
 func TestCompareMovesColumns(t *testing.T) {
 	p := open(t, "#data=Wine")
 	run := p.shownRun()
 	p.set("preset", "noise")
 	p.waitAfter(run, "converged", 60*time.Second)
-	p.eval(`(() => { window.__redrawn = 0;
+	// A MutationObserver's callback runs at the end of the task that made
+	// its mutations: a small projection first added with its points already
+	// in it was drawn in its column's task (a column that moves is added
+	// again, drawn: only the first time counts).
+	p.eval(`(() => { window.__redrawn = 0; window.__frames = 0; window.__withPoints = 0; const seen = new WeakSet();
 		new MutationObserver((ms) => { for (const m of ms) if (m.target.closest('svg.mini-proj')) window.__redrawn++ })
 			.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['d']});
+		new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) {
+			if (n.nodeType !== 1) continue;
+			for (const s of [...(n.matches('svg.mini-proj') ? [n] : []), ...n.querySelectorAll('svg.mini-proj')]) {
+				if (seen.has(s)) continue;
+				seen.add(s);
+				window.__frames++;
+				if (s.querySelector('path.pts')) window.__withPoints++;
+			} } })
+			.observe(document.body, {subtree: true, childList: true});
 		return true })()`, new(bool))
 	p.click("compare")
 	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	p.poll(`[...document.querySelectorAll('svg.mini-proj')].every(s => s.querySelector('path.pts'))`, 10*time.Second)
 	var got struct {
-		Redrawn  int
-		Methods  string
-		Swatches []string
-		Curves   []string
+		Redrawn, Frames, WithPoints int
+		Methods                     string
+		Swatches                    []string
+		Curves                      []string
 	}
 	p.eval(`(() => {
 		const colour = (e, p) => getComputedStyle(e)[p];
 		return {
-			Redrawn: window.__redrawn,
+			Redrawn: window.__redrawn, Frames: window.__frames, WithPoints: window.__withPoints,
 			Methods: [...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1).map(e => e.textContent.replace('×', '').trim()).join(','),
 			Swatches: [...document.querySelectorAll('[data-testid="compare-table"] .swatch')].map(e => colour(e, 'backgroundColor')),
 			Curves: [...document.querySelectorAll('[data-testid="compare-chart"] path.curve')].map(e => colour(e, 'stroke')),
 		} })()`, &got)
 	if got.Redrawn != 0 {
 		t.Errorf("the Compare redrew %d paths of small projections already drawn", got.Redrawn)
+	}
+	if got.Frames != 5 || got.WithPoints != 0 {
+		t.Errorf("the Compare added %d small projections, %d of them with their points drawn in their column's task (want 5, none)", got.Frames, got.WithPoints)
 	}
 	// Euclid has no curve (no iterations): the curves' colours are the
 	// other columns' swatches, in column order.

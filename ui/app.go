@@ -29,6 +29,7 @@ type App struct {
 	heat   *Heatmap           // in the result panel, redrawn before it
 	sus    *Memo[ResultProps] // the suspects, in the result panel, redrawn before it
 	cmp    *Memo[ComparePanelProps]
+	curves *Memo[OverlayProps] // the pinned runs' curves, in the Compare panel, redrawn before it
 	sweep  *Memo[SweepProps]
 	params *Memo[ParamProps]
 	side   *Memo[SideProps]
@@ -49,7 +50,8 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 		return suspects(p.Result, p.Data, p.Edits, d)
 	}, Same: ResultProps.same, Name: "suspects"}
 	a.res = &Memo[ResultProps]{Draw: func(p ResultProps) *vecty.HTML { return resultPanel(p, d, a.heat, a.sus) }, Same: ResultProps.same, Name: "result"}
-	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d) }, Name: "compare"}
+	a.curves = &Memo[OverlayProps]{Draw: overlayChart, Name: "curves"}
+	a.cmp = &Memo[ComparePanelProps]{Draw: func(p ComparePanelProps) *vecty.HTML { return comparePanel(p, d, a.curves) }, Name: "compare"}
 	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }, Name: "sweep"}
 	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }, Name: "params"}
 	a.side = &Memo[SideProps]{Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, openTriplets) }, Name: "side"}
@@ -107,6 +109,8 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.heat.setProps(a.shown, features), a.heat)
 	add(a.sus.setProps(ResultProps{Result: a.shown, Data: s.Data, Edits: s.Edits}), a.sus)
 	add(a.res.setProps(ResultProps{Result: a.shown, Data: s.Data}), a.res)
+	// Likewise the Compare panel's curves before it.
+	add(a.curves.setProps(OverlayProps{Pinned: s.Pinned}), a.curves)
 	add(a.cmp.setProps(compareProps(s)), a.cmp)
 	add(a.sweep.setProps(sweepProps(s)), a.sweep)
 	return redraw

@@ -72,12 +72,23 @@ func learnedError(r *protocol.Result) string {
 	return draw.Percent(r.ErrLearn)
 }
 
-func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
+// comparePanel draws the Compare panel around overlay, the pinned runs'
+// curves: an instance of its own (an overlayChart), given its props and
+// redrawn before the panel by the glue (App.syncViews), so that the end of
+// a Compare, which adds a column, sorts the columns and redraws every curve
+// on a new scale, is two renders that Vecty can put in two frames, not one
+// (the first Compare in a fresh page: the panel's render was one task of
+// 62–88 ms, 29–37 ms of it the main thread's CPU, in one-off traces;
+// docs/figures.md). The overlay keeps its place among the panel's children
+// with or without pinned runs: Vecty matches a child by its place.
+func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Component) *vecty.HTML {
+	busy := vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy)))
 	if len(p.Pinned) == 0 {
 		return panel("7 · Compare", "compare",
+			busy,
 			elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "compare-table")),
 				vecty.Text("Pin a run to keep it here, or press Compare to train the chosen method, LMNN, Xing, Euclid and the best case on the same triplets, one after another.")),
-			vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy))))
+			overlay)
 	}
 	rows := []struct {
 		name string
@@ -129,16 +140,16 @@ func comparePanel(p ComparePanelProps, d func(store.Action)) *vecty.HTML {
 		// Each column's projection is drawn once: a Compare adds a column
 		// per run, and the columns before it keep theirs (moved, by key,
 		// when the columns are sorted).
-		views = append(views, elem.TableData(vecty.Markup(vecty.Key(keys[i])), &Memo[miniProps]{Props: miniProps{r.Result, len(p.Classes)}, Draw: miniProjection, Same: sameMini}))
+		views = append(views, elem.TableData(vecty.Markup(vecty.Key(keys[i])), &miniView{Props: miniProps{r.Result, len(p.Classes)}}))
 	}
 	body = append(body, elem.TableRow(views...))
 	return panel("7 · Compare", "compare",
-		vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy))),
+		busy,
 		elem.Div(vecty.Markup(vecty.Class("scroll"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "region"), vecty.Attribute("aria-label", "pinned runs")),
 			elem.Table(vecty.Markup(vecty.Class("cmp"), vecty.Data("testid", "compare-table"), vecty.Data("runs", itoa(len(p.Pinned)))),
 				elem.Caption(vecty.Text("Pinned runs on the same data: one column each.")),
 				elem.TableBody(body...))),
-		overlayChart(p.Pinned),
+		overlay,
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's curve is its certified duality gap; LMNN's and Xing's are certified gaps too (Xing's by Frank–Wolfe's bound), the best case's is its own stopping measure. A collapsed metric (A = 0) has no learned error.")),
 	)
 }
@@ -182,14 +193,55 @@ type miniProps struct {
 // two results' rows when they differ.
 func sameMini(a, b miniProps) bool { return a.Result == b.Result && a.Classes == b.Classes }
 
-// miniProjection draws a run's learned projection small: one path a class.
-func miniProjection(p miniProps) *vecty.HTML {
+// miniView is a pinned run's small projection in its column. A column's
+// first render draws the projection's frame alone, and the points follow
+// in a render of their own, queued from a task after it: Vecty draws the
+// renders queued for a frame until the frame's time is spent and leaves the
+// rest to the next, so a Compare's new column (or a page of pinned runs
+// restored from a link) does not draw its points in the panel's task. A
+// column that moves keeps its drawing (its cells are keyed by its run).
+type miniView struct {
+	vecty.Core
+	Props miniProps `vecty:"prop"`
+	shown miniProps // what the drawing shows: zero for the frame alone
+	due   bool      // a render of Props is queued
+}
+
+func (v *miniView) SkipRender(prev vecty.Component) bool {
+	q, ok := prev.(*miniView)
+	return ok && sameMini(q.Props, v.Props) && sameMini(q.shown, v.shown)
+}
+
+func (v *miniView) Render() vecty.ComponentOrHTML {
+	if !sameMini(v.shown, v.Props) && !v.due {
+		v.due = true
+		after(0, func() {
+			v.due = false
+			if !sameMini(v.shown, v.Props) {
+				v.shown = v.Props
+				vecty.Rerender(v) // skipped by Vecty if the column has gone
+			}
+		})
+	}
+	if v.shown.Result != nil {
+		markRender("mini")
+	}
+	return miniProjection(v.shown, v.Props.Result.Method)
+}
+
+// miniProjection draws a run's learned projection small, one path a class,
+// or with p's result nil the frame alone; method names it for a screen
+// reader either way.
+func miniProjection(p miniProps, method string) *vecty.HTML {
 	r, classes := p.Result, p.Classes
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Attribute("viewBox", "0 0 "+f1(miniW)+" "+f1(miniH)), vecty.Class("mini-proj"),
+		vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "learned projection of "+methodName(method))),
+		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", miniW), vecty.Attribute("height", miniH)))}
+	if r == nil {
+		return svg("svg", kids...)
+	}
 	box := draw.Box{W: miniW, H: miniH}
 	sc := draw.NewScatter(box, r.Learned, 6)
-	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Attribute("viewBox", "0 0 "+f1(miniW)+" "+f1(miniH)), vecty.Class("mini-proj"),
-		vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "learned projection of "+methodName(r.Method))),
-		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("width", miniW), vecty.Attribute("height", miniH)))}
 	for c := 0; c < classes; c++ {
 		var rows []int
 		for i := 0; i < r.N && i < len(r.Labels); i++ {
@@ -227,8 +279,16 @@ func overlayCurve(p curveProps) *vecty.HTML {
 	return svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", p.Colour), vecty.Attribute("d", p.Curve.Path(p.Iters, p.Gaps))))
 }
 
-// overlayChart draws every pinned run's curve on one log scale.
-func overlayChart(runs []store.Run) *vecty.HTML {
+// OverlayProps is what the Compare panel's overlay shows: the pinned runs.
+type OverlayProps struct{ Pinned []store.Run }
+
+// overlayChart draws every pinned run's curve on one log scale; with none
+// pinned, an empty placeholder that keeps the overlay's place in the panel.
+func overlayChart(p OverlayProps) *vecty.HTML {
+	runs := p.Pinned
+	if len(runs) == 0 {
+		return elem.Div()
+	}
 	box := draw.Box{X: 60, Y: 10, W: chartW - 72, H: 160}
 	var all, allG []float64
 	for _, r := range runs {

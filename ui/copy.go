@@ -27,3 +27,4 @@ func (h *Heatmap) Copy() vecty.Component     { c := *h; c.Core = vecty.Core{}; r
 func (m *Memo[P]) Copy() vecty.Component     { c := *m; c.Core = vecty.Core{}; return &c }
 func (r *rangeInput) Copy() vecty.Component  { c := *r; c.Core = vecty.Core{}; return &c }
 func (g *Guide) Copy() vecty.Component       { return &Guide{} }
+func (v *miniView) Copy() vecty.Component    { c := *v; c.Core = vecty.Core{}; return &c }

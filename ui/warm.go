@@ -49,7 +49,11 @@ func (g *glue) warm() {
 		func() {
 			(&Chart{Props: ChartProps{Trace: run.Trace, Last: r.Progress, Tol: spec.Tol, Done: true}}).Render()
 		},
-		func() { comparePanel(ComparePanelProps{Pinned: []store.Run{run, run}, Classes: ds.Classes}, noop) },
+		func() {
+			comparePanel(ComparePanelProps{Pinned: []store.Run{run, run}, Classes: ds.Classes}, noop, &Memo[OverlayProps]{})
+			overlayChart(OverlayProps{Pinned: []store.Run{run, run}})
+			miniProjection(miniProps{Result: r, Classes: len(ds.Classes)}, r.Method)
+		},
 		func() {
 			sw := store.Sweep{Axis: "eta", Total: 2, Points: []store.SweepPoint{{X: 1, Method: spec.Fast, Err: 0.1}, {X: 0.9, Method: spec.Fast, Err: 0.2}}}
 			sweepPanel(SweepProps{Sweep: sw, Method: spec.Fast}, noop)
