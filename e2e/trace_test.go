@@ -487,6 +487,51 @@ func (s spanCPU) line() string {
 	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s; each worker's wall time (ms): %s", s.wall, top(s.threads, 6, cpuOnly), top(s.main, 5, wallCPU), strings.Join(ws, "; "))
 }
 
+// mainTasks returns the wall and CPU ms of each task of the main thread
+// (the thread that made the mark named from) that ends after that mark,
+// in the trace's order.
+func mainTasks(evs []traceEvent, from string) (wall, cpu []float64) {
+	var at float64
+	var main thread
+	found := false
+	for _, e := range evs {
+		if e.Name == from {
+			at, main, found = e.Ts, threadOf(e), true
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	for _, e := range evs {
+		if e.Ph == "X" && e.Name == "ThreadControllerImpl::RunTask" && threadOf(e) == main && e.Ts+e.Dur > at {
+			wall, cpu = append(wall, e.Dur/1000), append(cpu, e.TDur/1000)
+		}
+	}
+	return wall, cpu
+}
+
+// TestMainTasks checks that mainTasks keeps the marking thread's tasks
+// that end after the mark, and no other thread's.
+func TestMainTasks(t *testing.T) {
+	task := func(tid int, ts, dur, tdur float64) traceEvent {
+		return traceEvent{Name: "ThreadControllerImpl::RunTask", Ph: "X", Tid: tid, Ts: ts, Dur: dur, TDur: tdur}
+	}
+	evs := []traceEvent{
+		task(1, 0, 5000, 4000), // ends before the mark
+		{Name: "rml-compare:start", Ph: "R", Tid: 1, Ts: 10000},
+		task(1, 8000, 6000, 5000),    // ends after it
+		task(2, 20000, 90000, 90000), // another thread's
+		task(1, 30000, 60000, 20000),
+	}
+	wall, cpu := mainTasks(evs, "rml-compare:start")
+	if !slices.Equal(wall, []float64{6, 60}) || !slices.Equal(cpu, []float64{5, 20}) {
+		t.Errorf("mainTasks = %v, %v; want [6 60], [5 20]", wall, cpu)
+	}
+	if w, c := mainTasks(evs, "rml-sweep:start"); w != nil || c != nil {
+		t.Errorf("with no such mark, mainTasks = %v, %v; want none", w, c)
+	}
+}
+
 // TestSummarizeSpan checks the sweep's summary on a made-up trace: CPU is
 // taken in proportion to each task's overlap with the marked span, the
 // marks' thread is "main", and threads are named by their metadata.
