@@ -20,6 +20,9 @@ import (
 // chosen on the training part only (or, as the paper leaves open, on the
 // test part); the 5-NN test error under each learned metric.
 
+// CompareTol is Compare's default tolerance of every solve (CompareOptions.Tol).
+const CompareTol = 1e-3
+
 // CompareOptions control Compare. Zero fields take the defaults beside them.
 type CompareOptions struct {
 	Methods  []Method // default: Fast, Gradient, LMNN, Xing, Euclid, BestCase
@@ -43,8 +46,8 @@ type CompareOptions struct {
 	PaperTriplets bool
 	PaperK        int // default 5
 	KSame, KDiff  int // defaults spec.KSame, spec.KDiff
-	// Tol is every solve's tolerance (default 1e-3): a certified relative
-	// gap for RML and LMNN, the stopping measure of the others.
+	// Tol is every solve's tolerance (default CompareTol): a certified
+	// relative gap for RML and LMNN, the stopping measure of the others.
 	Tol float64
 	// GradientIters caps RML_gd's iterations (default 2,000): it solves
 	// RML's problem, with RML's λ, by projected gradient, which is slow.
@@ -102,7 +105,7 @@ func (o *CompareOptions) defaults() {
 		o.KDiff = spec.KDiff
 	}
 	if o.Tol == 0 {
-		o.Tol = 1e-3
+		o.Tol = CompareTol
 	}
 	if o.GradientIters == 0 {
 		o.GradientIters = 2000

@@ -217,7 +217,8 @@ func TestTable2(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"},
-		{"--folds", "1"}, {"--cv-tol", "0"}, {"--cv-tol", "1"}, {"--cv-lmnn-iters", "0"}} {
+		{"--folds", "1"}, {"--cv-tol", "0"}, {"--cv-tol", "1"}, {"--cv-lmnn-iters", "0"},
+		{"--tune", "test", "--folds", "3"}, {"--cv-tol", "0.001", "--tune", "test"}, {"--tune", "test", "--cv-lmnn-iters", "500"}} {
 		if code, _, errs := runCLI(append([]string{"table2"}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}

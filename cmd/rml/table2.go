@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +47,7 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 1, "seed of the splits and the swaps")
 	tune := fs.String("tune", "cv", "how λ is chosen from {2^-3, …, 2^6, 100}: cv (cross-validation on the training part) or test (the test error, the paper's looser choice)")
 	folds := fs.Int("folds", 2, "cross-validation folds of the training part (--tune cv)")
-	cvTol := fs.Float64("cv-tol", 1e-2, "relative gap at which the cross-validation's fits stop (LMNN's certified one, or --cv-lmnn-iters); the final fit's is 1e-3")
+	cvTol := fs.Float64("cv-tol", 1e-2, fmt.Sprintf("relative gap at which the cross-validation's fits stop (LMNN's certified one, or --cv-lmnn-iters); the final fit's is %g", core.CompareTol))
 	cvLMNN := fs.Int("cv-lmnn-iters", 150, fmt.Sprintf("LMNN's iterations in the cross-validation; the final fit's are %d", spec.LMNNIters))
 	from := fs.String("triplets-from", "labels", "labels (each point's 3 nearest of its class × 3 nearest of others) or paper (its 5 nearest, split by class)")
 	only := fs.String("datasets", strings.Join(table2Datasets, ","), "which datasets, comma-separated")
@@ -79,6 +80,18 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *tune != "cv" && *tune != "test" {
 		return usageError("--tune %q: expected cv or test", *tune)
+	}
+	if *tune == "test" {
+		// Those flags set the cross-validation, which --tune test does not run.
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "folds" || f.Name == "cv-tol" || f.Name == "cv-lmnn-iters" {
+				set = append(set, "--"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return usageError("%s: they apply to the cross-validation, which --tune test does not run", strings.Join(set, ", "))
+		}
 	}
 	if *from != "labels" && *from != "paper" {
 		return usageError("--triplets-from %q: expected labels or paper", *from)
