@@ -599,9 +599,7 @@ func TestHeatmapNames(t *testing.T) {
 // task is then lighter), and every column's ends drawn.
 func TestCompareMovesColumns(t *testing.T) {
 	p := open(t, "#data=Wine")
-	run := p.shownRun()
-	p.set("preset", "noise")
-	p.waitAfter(run, "converged", 60*time.Second)
+	p.noiseLesson()
 	// A MutationObserver's callback runs at the end of the task that made
 	// its mutations: a small projection first added with its points already
 	// in it was drawn in its column's task (a column that moves is added

@@ -42,7 +42,7 @@ func (p *page) sweepEta() (time.Duration, float64) {
 	// A tab in the background draws nothing: bring it to the front, and let
 	// it draw and settle before the clock starts.
 	p.run(cdppage.BringToFront())
-	p.eval(`new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => ok(true), 500))))`, new(bool))
+	p.afterFrames(500)
 	b0 := p.busy()
 	var ms float64
 	p.eval(`new Promise((ok, fail) => {
@@ -63,6 +63,13 @@ func (p *page) sweepEta() (time.Duration, float64) {
 		setTimeout(() => { mo.disconnect(); fail(new Error('the sweep did not end within 3 minutes')) }, 180000);
 		document.querySelector('[data-testid="eta-sweep"]').click() })`, &ms)
 	return time.Duration(ms * float64(time.Millisecond)), p.busy() - b0
+}
+
+// afterFrames returns once the page has drawn two more frames and then ms
+// milliseconds have passed.
+func (p *page) afterFrames(ms int) {
+	p.t.Helper()
+	p.eval(`new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => ok(true), `+strconv.Itoa(ms)+`))))`, new(bool))
 }
 
 // sweepRepeats is how many times TestFigures repeats the sweep in each page
@@ -161,9 +168,7 @@ func TestFigures(t *testing.T) {
 
 	// The Compare view on the noise lesson (Wine): five methods one after
 	// another, from the click to the last column.
-	run := p.shownRun()
-	p.set("preset", "noise")
-	p.waitAfter(run, "converged", 60*time.Second)
+	p.noiseLesson()
 	t0 := time.Now()
 	p.click("compare")
 	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
@@ -181,9 +186,7 @@ func TestFigures(t *testing.T) {
 	q := newTab(t)
 	q.navigate(baseURL + "?workers=1#data=Iris")
 	q.waitTrainEnabled()
-	run = q.shownRun()
-	q.set("preset", "noise")
-	q.waitAfter(run, "converged", 60*time.Second)
+	q.noiseLesson()
 	sweep, busy := p.sweepEta()
 	sweep1, busy1 := q.sweepEta()
 	var rep, rep1, busyR, busy1R []float64
@@ -212,15 +215,13 @@ func TestFigures(t *testing.T) {
 	// task's wall time it waited for a core (V8 compiles the code LMNN,
 	// Xing and the best case run for the first time on its own threads).
 	c := open(t, "")
-	run = c.shownRun()
-	c.set("preset", "noise")
-	c.waitAfter(run, "converged", 60*time.Second)
+	c.noiseLesson()
 	c.eval(`new Promise((ok) => setTimeout(() => ok(true), 1500))`, new(bool))
 	tr := c.startTrace()
 	c.eval(`performance.mark('rml-compare:start'), true`, new(bool))
 	c.click("compare")
 	c.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
-	c.eval(`new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => ok(true), 300))))`, new(bool))
+	c.afterFrames(300)
 	cw, cc := mainTasks(tr.stop(c), "rml-compare:start")
 	over := 0
 	for _, w := range cw {

@@ -42,9 +42,7 @@ func TestNoNewFontStrikes(t *testing.T) {
 		}
 		return m
 	}
-	run := p.shownRun()
-	p.set("preset", "noise")
-	p.waitAfter(run, "converged", 60*time.Second)
+	p.noiseLesson()
 	ready := fonts()
 	if len(ready) < 5 {
 		t.Fatalf("only %d fonts found on the ready page: %v", len(ready), ready)

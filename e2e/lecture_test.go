@@ -39,6 +39,15 @@ func (p *page) waitAfter(run int, want string, timeout time.Duration) {
 		return s.textContent === "`+want+`" && s.dataset.run === s.dataset.shown && +s.dataset.shown > `+strconv.Itoa(run)+` })()`, timeout)
 }
 
+// noiseLesson chooses the noise lesson (Wine, 20 % of the triplets swapped)
+// and waits until its run has converged and the page shows it.
+func (p *page) noiseLesson() {
+	p.t.Helper()
+	run := p.shownRun()
+	p.set("preset", "noise")
+	p.waitAfter(run, "converged", 60*time.Second)
+}
+
 // waitRuns waits until a queue of runs has ended with n of what count
 // counts (a JavaScript expression) on the page.
 func (p *page) waitRuns(count string, n int, timeout time.Duration) {

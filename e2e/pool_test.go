@@ -18,9 +18,7 @@ func TestWorkerPool(t *testing.T) {
 		p := newTab(t)
 		p.navigate(baseURL + "?workers=" + strconv.Itoa(workers) + "#data=Iris")
 		p.waitTrainEnabled()
-		run := p.shownRun()
-		p.set("preset", "noise")
-		p.waitAfter(run, "converged", 60*time.Second)
+		p.noiseLesson()
 		// The helper starts once the page is idle, then reads the data.
 		p.poll(`document.querySelector('[data-testid="status"]').dataset.workers === "`+strconv.Itoa(workers)+`"`, 30*time.Second)
 		start := time.Now()

@@ -204,7 +204,6 @@ type miniView struct {
 	vecty.Core
 	Props miniProps `vecty:"prop"`
 	shown miniProps // what the drawing shows: zero for the frame alone
-	due   bool      // a render of Props is queued
 }
 
 func (v *miniView) SkipRender(prev vecty.Component) bool {
@@ -213,10 +212,10 @@ func (v *miniView) SkipRender(prev vecty.Component) bool {
 }
 
 func (v *miniView) Render() vecty.ComponentOrHTML {
-	if !sameMini(v.shown, v.Props) && !v.due {
-		v.due = true
+	if !sameMini(v.shown, v.Props) {
+		// A render before this one's task comes queues another, which
+		// then finds Props shown and does nothing.
 		after(0, func() {
-			v.due = false
 			if !sameMini(v.shown, v.Props) {
 				v.shown = v.Props
 				vecty.Rerender(v) // skipped by Vecty if the column has gone
