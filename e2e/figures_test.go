@@ -199,15 +199,22 @@ func TestFigures(t *testing.T) {
 	// One more sweep in each page under a Chromium trace, not timed (the
 	// trace costs CPU): which threads took the two cores, and what the
 	// page's main thread did.
-	traced := func(x *page) string {
+	traced := func(x *page) (spanCPU, string) {
 		tr := x.startTrace()
 		x.sweepEta()
 		if sp, ok := summarizeSpan(tr.stop(x)); ok {
-			return sp.line()
+			return sp, sp.line()
 		}
-		return "no sweep marks in the trace"
+		return spanCPU{}, "no sweep marks in the trace"
 	}
-	tracedP, tracedQ := traced(p), traced(q)
+	spanP, tracedP := traced(p)
+	spanQ, tracedQ := traced(q)
+	bound := "no bound: a sweep left no marks in its trace"
+	if spanP.wall > 0 && spanQ.wall > 0 {
+		b, w, r, tail := sweepBound(spanQ, spanP)
+		bound = fmt.Sprintf("the most %s workers could give on this machine, from the two traced sweeps (sweepBound): ×%.2f (%.0f ms on 1, against (%.0f ms of the workers' CPU + %.0f of the other threads')/2 + %.0f from the last worker's task to the end)",
+			workers, b, spanQ.wall, w, r, tail)
+	}
 
 	// The first Compare in a fresh page (the noise lesson), under a trace:
 	// the main thread's tasks from the click to a moment after the last
@@ -257,6 +264,7 @@ func TestFigures(t *testing.T) {
 			sweep.Seconds(), workers, sweep1.Seconds(), sweep1.Seconds()/sweep.Seconds(), sweepRepeats, median(rep), workers, secs(rep), median(rep1), secs(rep1), median(rep1)/median(rep), busy, busy1, median(busyR), median(busy1R)),
 		fmt.Sprintf("  a traced sweep on %s workers: %s", workers, tracedP),
 		"  a traced sweep on 1 worker: " + tracedQ,
+		"  " + bound,
 		"wasm, gzip: " + strings.Join(sizes, ", "),
 	}
 	for _, l := range lines {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -284,7 +285,7 @@ func (s traceSummary) lines() []string {
 			byStep[len(byStep)-1] += ", " + item
 		}
 	}
-	out := []string{fmt.Sprintf("Chromium's trace of the same visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; %d cores give %d ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
+	out := []string{fmt.Sprintf("Chromium's trace of that visit (wall time / the main thread's CPU time / the CPU time of V8's background compilation of the wasm meanwhile / of every other thread of the browser meanwhile, ms; %d cores give %d ms of CPU per ms): %d tasks over 50 ms of wall time; over 50 ms of CPU time: %d, the most CPU in one task %.0f ms; V8 compiled the wasm's hot functions for %.1f s of CPU on its background threads during the visit",
 		runtime.NumCPU(), runtime.NumCPU(), len(s.long), over, longest, s.compile/1000)}
 	out = append(out, byStep...)
 	if len(s.heaviest) > 0 {
@@ -487,6 +488,34 @@ func (s spanCPU) line() string {
 	return fmt.Sprintf("%.0f ms; CPU by thread (ms): %s; the main thread's outermost events (wall/CPU ms): %s; each worker's wall time (ms): %s", s.wall, top(s.threads, 6, cpuOnly), top(s.main, 5, wallCPU), strings.Join(ws, "; "))
 }
 
+// sweepBound is the most two workers could gain over one for the sweeps
+// that one and two traced (the page on one worker, the page on two): one
+// worker's wall time T₁ over the least time two cores need for what the
+// two-worker sweep asked of them — its workers' CPU W₂ and every other
+// thread's R, split perfectly — plus its tail τ, the time from its
+// workers' last task to its end (the last result decoded and drawn):
+//
+//	bound = T₁ / ((W₂ + R)/2 + τ)
+//
+// A measured ratio under it lost time to an imperfect split (a lane idle
+// while the other works); one at it has nothing left to gain but CPU.
+func sweepBound(one, two spanCPU) (bound, workers, rest, tail float64) {
+	for _, c := range two.threads {
+		if c.name == "DedicatedWorker thread" {
+			workers += c.cpu
+		} else {
+			rest += c.cpu
+		}
+	}
+	tail = two.wall
+	for _, l := range two.workers {
+		if l.busy >= 5 { // the other page's worker, idle, is no lane
+			tail = min(tail, l.after)
+		}
+	}
+	return one.wall / ((workers+rest)/2 + tail), workers, rest, tail
+}
+
 // mainTasks returns the wall and CPU ms of each task of the main thread
 // (the thread that made the mark named from) that ends after that mark,
 // in the trace's order.
@@ -561,6 +590,21 @@ func TestSummarizeSpan(t *testing.T) {
 	lanes := []lane{{busy: 70, before: 0, between: 10, gaps: 1, after: 20}}
 	if sp.wall != 100 || !slices.Equal(sp.threads, want) || !slices.Equal(sp.main, []spent{{"FunctionCall", 9, 7}}) || !slices.Equal(sp.workers, lanes) {
 		t.Errorf("summarizeSpan = %+v, want 100 ms, threads %v, main [FunctionCall 9/7], workers %v", sp, want, lanes)
+	}
+}
+
+// TestSweepBound checks the bound on made-up spans: one worker took
+// 700 ms; two took 650 ms of worker CPU and 150 of the rest's, and the
+// sooner of the two busy lanes ended 25 ms before the sweep (an idle
+// third worker's 300 ms after is no lane): 700 / (800/2 + 25) = ×1.647.
+func TestSweepBound(t *testing.T) {
+	one := spanCPU{wall: 700}
+	two := spanCPU{wall: 450,
+		threads: []spent{{"DedicatedWorker thread", 0, 650}, {"main", 0, 100}, {"VizCompositorThread", 0, 50}},
+		workers: []lane{{busy: 400, after: 40}, {busy: 390, after: 25}, {busy: 1, after: 300}}}
+	b, w, r, tail := sweepBound(one, two)
+	if w != 650 || r != 150 || tail != 25 || math.Abs(b-700.0/425) > 1e-12 {
+		t.Errorf("sweepBound = ×%v (workers %v, rest %v, tail %v), want ×%v (650, 150, 25)", b, w, r, tail, 700.0/425)
 	}
 }
 
