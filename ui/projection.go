@@ -98,7 +98,7 @@ func projectionSummary(r *protocol.Result, trained bool) string {
 	}
 	s := itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + ", learned " + learnedError(r) + "."
 	if r.Collapsed {
-		s += " The learned view is empty: A = 0 maps every row to the same point."
+		s += " A = 0 maps every row to the same point: the learned view draws them all on one spot, the centre."
 	}
 	return s
 }
