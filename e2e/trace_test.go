@@ -509,7 +509,7 @@ func sweepBound(one, two spanCPU) (bound, workers, rest, tail float64) {
 	}
 	tail = two.wall
 	for _, l := range two.workers {
-		if l.busy >= 5 { // the other page's worker, idle, is no lane
+		if l.busy >= two.wall/4 { // another page's worker, busy 9 ms of a sweep once, is no lane
 			tail = min(tail, l.after)
 		}
 	}
@@ -595,13 +595,14 @@ func TestSummarizeSpan(t *testing.T) {
 
 // TestSweepBound checks the bound on made-up spans: one worker took
 // 700 ms; two took 650 ms of worker CPU and 150 of the rest's, and the
-// sooner of the two busy lanes ended 25 ms before the sweep (an idle
-// third worker's 300 ms after is no lane): 700 / (800/2 + 25) = ×1.647.
+// sooner of the two busy lanes ended 25 ms before the sweep (a third
+// worker, busy 9 ms of it and ending 10 ms before, is no lane):
+// 700 / (800/2 + 25) = ×1.647.
 func TestSweepBound(t *testing.T) {
 	one := spanCPU{wall: 700}
 	two := spanCPU{wall: 450,
 		threads: []spent{{"DedicatedWorker thread", 0, 650}, {"main", 0, 100}, {"VizCompositorThread", 0, 50}},
-		workers: []lane{{busy: 400, after: 40}, {busy: 390, after: 25}, {busy: 1, after: 300}}}
+		workers: []lane{{busy: 400, after: 40}, {busy: 390, after: 25}, {busy: 9, after: 10}}}
 	b, w, r, tail := sweepBound(one, two)
 	if w != 650 || r != 150 || tail != 25 || math.Abs(b-700.0/425) > 1e-12 {
 		t.Errorf("sweepBound = ×%v (workers %v, rest %v, tail %v), want ×%v (650, 150, 25)", b, w, r, tail, 700.0/425)

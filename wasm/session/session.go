@@ -631,10 +631,10 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 	out.Learned = learned.RawMatrix().Data
 	if out.Collapsed {
 		// A = 0 to the certificate's precision: every row maps to one
-		// point, and the page says so. A leftover A of norm 1e-3 (a warm
-		// start's, TestNearZeroIsCollapsed) would otherwise be drawn
-		// scaled up to fill the view, a picture of structure the result
-		// says is not there.
+		// point, and the page says so. A metric left short of 0 (a warm
+		// start once ended at one of norm 1e-3: TestNearZeroIsCollapsed)
+		// would otherwise be drawn scaled up to fill the view, a picture
+		// of structure the result says is not there.
 		clear(out.Learned)
 	}
 	out.Labels = make([]float64, n)
