@@ -118,7 +118,9 @@ func (s *State) ProjectionCSV() string {
 // Δ_t history, the suspects, the edits), then "result", the rest of what
 // the page shows, so that opening the file shows the run again. A collapsed
 // metric's learned error is null (it would be a constant guess), as is the
-// suspects' precision when no triplet was swapped.
+// suspects' precision when no triplet was swapped; a collapsed metric has
+// no suspects either (every margin is 0, or all but: a ranking would be by
+// index, and the page shows none), nor their precision.
 func (s *State) RunJSON() ([]byte, error) {
 	r, d := s.Result, s.Data
 	p := withoutView(s.Params)
@@ -126,14 +128,14 @@ func (s *State) RunJSON() ([]byte, error) {
 	if !r.Collapsed {
 		learned = r.ErrLearn
 	}
-	if !math.IsNaN(r.SuspectPrecision) {
+	if !math.IsNaN(r.SuspectPrecision) && !r.Collapsed {
 		precision = r.SuspectPrecision
 	}
 	var a, sus []any
 	for i := 0; i < r.D; i++ {
 		a = append(a, r.A[i*r.D:(i+1)*r.D])
 	}
-	for k := 0; 3*k+2 < len(r.SuspectRows) && k < len(r.SuspectSwapped) && k < len(r.SuspectIndex); k++ {
+	for k := 0; !r.Collapsed && 3*k+2 < len(r.SuspectRows) && k < len(r.SuspectSwapped) && k < len(r.SuspectIndex); k++ {
 		sus = append(sus, obj{{"index", r.SuspectIndex[k]}, {"x", r.SuspectRows[3*k] + 1}, {"y", r.SuspectRows[3*k+1] + 1},
 			{"z", r.SuspectRows[3*k+2] + 1}, {"swapped", r.SuspectSwapped[k] == 1}})
 	}

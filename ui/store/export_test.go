@@ -128,6 +128,34 @@ func TestSavedRunRoundTrip(t *testing.T) {
 	}
 }
 
+// A collapsed metric's saved run has no learned error, no suspects and no
+// suspects' precision, as the page shows none; it opens again, collapsed.
+func TestSavedRunCollapsed(t *testing.T) {
+	s := finished(t)
+	s.Result.Collapsed, s.Result.SuspectPrecision = true, 0.5
+	b, err := s.RunJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	if le := raw["testError"].(map[string]any)["learned"]; le != nil {
+		t.Errorf("learned error %v, want null", le)
+	}
+	if sus, _ := raw["suspects"].([]any); len(sus) != 0 || raw["suspectPrecision"] != nil || raw["collapsed"] != true {
+		t.Errorf("suspects %v, precision %v, collapsed %v; want none, null, true", raw["suspects"], raw["suspectPrecision"], raw["collapsed"])
+	}
+	run, _, err := ParseRun(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Result.Collapsed || len(run.Result.SuspectRows) != 0 {
+		t.Errorf("opened: collapsed %v, suspects %v", run.Result.Collapsed, run.Result.SuspectRows)
+	}
+}
+
 // A run on an uploaded file keeps how the file was read (the label and
 // the column choices): the file uploaded after the run is read the same
 // way, so that its result opens; a file of another name is read as usual.
