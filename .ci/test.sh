@@ -80,7 +80,7 @@ node() {
   exec_js="$PWD/.ci/go_js_wasm_exec"
   GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./wasm/simd ./ui/store ./ui/draw &&
     GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
-      -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData|TestSelectNth|TestKernelsAgainstNaive|TestXingOptimum|TestLMNNStart$|TestLMNNScaledIdentity|TestNoAllocationsPerIteration' ./core
+      -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData|TestSelectNth|TestSortFloats|TestKernelsAgainstNaive|TestXingOptimum|TestLMNNStart$|TestLMNNScaledIdentity|TestNoAllocationsPerIteration' ./core
 }
 
 stage "gofmt" gofmt_check

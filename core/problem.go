@@ -325,6 +325,7 @@ type evaluator struct {
 	vt             []float64 // d×d: the positive eigenvectors as rows
 	pm             []float64 // per pair: e_pᵀ A e_p
 	hs             []float64 // hinge scratch for the top-m sum
+	keys           []uint64  // sortFloats' scratch
 }
 
 // newEvaluator returns an evaluator for p, on p's prepared pair index if it
@@ -697,7 +698,7 @@ func (e *evaluator) bestScale(a2, p1 float64) (s, p float64) {
 	for t := range e.sim {
 		u = append(u, e.margin(t))
 	}
-	slices.Sort(u)
+	e.keys = sortFloats(u, e.keys)
 	fm := math.Floor(e.m)
 	k, frac := int(fm), e.m-fm
 	n := len(u)
