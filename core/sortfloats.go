@@ -12,8 +12,8 @@ import (
 // sort on the bits of each value mapped to an unsigned key that orders
 // as the value (negatives' bits complemented, positives' sign bit set),
 // 11 bits a pass, a pass skipped where every key has the same digit: O(n)
-// where slices.Sort is O(n log n). The upload's 38,250 margins sort 7×
-// faster under wasm and 9× natively (BenchmarkSortFloats), and bestScale
+// where slices.Sort is O(n log n). The upload's 38,250 margins sort 5.5×
+// faster under wasm and 6× natively (BenchmarkSortFloats), and bestScale
 // sorted them at every evaluation (a tenth of the page's upload run in a
 // V8 profile under Node, 2026-11-27).
 //
