@@ -14,7 +14,7 @@ import (
 // 11 bits a pass, a pass skipped where every key has the same digit: O(n)
 // where slices.Sort is O(n log n). The upload's 38,250 margins sort 5.5×
 // faster under wasm and 6× natively (BenchmarkSortFloats), and bestScale
-// sorted them at every evaluation (a tenth of the page's upload run in a
+// sorted them each time it ran (a tenth of the page's upload run in a
 // V8 profile under Node, 2026-11-27).
 //
 // The values come out as slices.Sort leaves them, except that equal
