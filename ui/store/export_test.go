@@ -65,12 +65,10 @@ func TestProjectionCSV(t *testing.T) {
 	}
 }
 
-// A saved run reads back to the same settings and result; opening it in a
-// page loads its dataset with its seed and shows its result when the
-// dataset's hash matches, and only its settings when it does not.
-func TestSavedRunRoundTrip(t *testing.T) {
-	s := finished(t)
-	s.Params.Eta, s.Params.Seed = 0.9, 7
+// savedRun returns s's saved run (RunJSON) and the same read back by
+// encoding/json.
+func savedRun(t *testing.T, s *State) ([]byte, map[string]any) {
+	t.Helper()
 	b, err := s.RunJSON()
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +77,16 @@ func TestSavedRunRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, b)
 	}
+	return b, raw
+}
+
+// A saved run reads back to the same settings and result; opening it in a
+// page loads its dataset with its seed and shows its result when the
+// dataset's hash matches, and only its settings when it does not.
+func TestSavedRunRoundTrip(t *testing.T) {
+	s := finished(t)
+	s.Params.Eta, s.Params.Seed = 0.9, 7
+	b, raw := savedRun(t, s)
 	if !reflect.DeepEqual(raw["A"], []any{[]any{2.0, -0.5}, []any{-0.5, 1e-300}}) || raw["dataset"].(map[string]any)["sha256"] != irisHash || raw["suspectPrecision"] != nil {
 		t.Errorf("saved: %s", b)
 	}
@@ -133,14 +141,7 @@ func TestSavedRunRoundTrip(t *testing.T) {
 func TestSavedRunCollapsed(t *testing.T) {
 	s := finished(t)
 	s.Result.Collapsed, s.Result.SuspectPrecision = true, 0.5
-	b, err := s.RunJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, b)
-	}
+	b, raw := savedRun(t, s)
 	if le := raw["testError"].(map[string]any)["learned"]; le != nil {
 		t.Errorf("learned error %v, want null", le)
 	}
