@@ -47,6 +47,13 @@ func (c *primal) offer(a []float64, f float64) {
 	}
 }
 
+// metric returns a copy of the best metric, symmetrized against rounding.
+func (c *primal) metric() *mat.SymDense {
+	a := slices.Clone(c.bestA)
+	averageSymmetrize(a, c.e.d)
+	return mat.NewSymDense(c.e.d, a)
+}
+
 // progress reports the best objective, the bound and the gap between them.
 func (c *primal) progress() Progress {
 	gap := max(0, c.best-c.lower)
@@ -99,21 +106,23 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings, parts fastParts)
 		c.lower = -m.bound()
 		step = func() error { return m.iterate(c, tk) }
 	}
-	st, err := drive(ctx, s, tk, func() error {
-		if err := step(); err != nil {
-			return err
-		}
-		c.iter++
-		return nil
-	}, c.progress)
+	st, err := drive(ctx, s, tk, run{
+		step: func() error {
+			if err := step(); err != nil {
+				return err
+			}
+			c.iter++
+			return nil
+		},
+		progress: c.progress,
+		metric:   func() (*mat.SymDense, error) { return c.metric(), nil },
+	})
 	res.Status, err = endStatus(ctx, st, err)
 	res.Progress = c.progress()
 	if parts.eigenStats != nil {
 		parts.eigenStats(e.eigenFallbacks, c.iter)
 	}
-	a := slices.Clone(c.bestA)
-	averageSymmetrize(a, d)
-	res.A = mat.NewSymDense(d, a)
+	res.A = c.metric()
 	if err != nil {
 		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}
 	}

@@ -337,7 +337,17 @@ func newEvaluator(p *Problem) *evaluator {
 	} else {
 		idx = newPairIndex(p.X, p.Triplets)
 	}
-	e := &evaluator{pairIndex: idx, lambda: p.Lambda, m: p.Budget()}
+	return newEvaluatorOn(idx, p.Lambda, p.Budget())
+}
+
+// newEvaluatorFor returns an evaluator of the same problem as e, with
+// scratch of its own.
+func newEvaluatorFor(e *evaluator) *evaluator { return newEvaluatorOn(e.pairIndex, e.lambda, e.m) }
+
+// newEvaluatorOn returns an evaluator on the pair index idx, for λ and
+// the budget m.
+func newEvaluatorOn(idx *pairIndex, lambda, m float64) *evaluator {
+	e := &evaluator{pairIndex: idx, lambda: lambda, m: m}
 	d := e.d
 	e.w = make([]float64, e.np)
 	e.y = make([]float64, e.nt*d)

@@ -114,6 +114,20 @@ type Settings struct {
 	// context right after.
 	Yield func()
 
+	// Metric, if not nil, receives a copy of the run's best metric so far
+	// (the A that Result would hold were the run to stop now) with the
+	// progress it belongs to: after the first iteration, then at most
+	// every MetricEvery, and never more than a tenth of the run's time:
+	// the driver times each call, the metric's computation included, and
+	// waits at least nine times as long before the next. It is computed
+	// in scratch of its own, so a run with Metric set returns, to the bit,
+	// what a run without returns. The page draws the learned view from it
+	// while the solver runs.
+	Metric func(Progress, *mat.SymDense)
+	// MetricEvery is the least time between two Metric calls; default
+	// 200 ms.
+	MetricEvery time.Duration
+
 	// Start, if not nil, is LMNN's starting metric (d×d, symmetric; it is
 	// projected onto the PSD cone): LMNN's solution at another λ, which
 	// Result.A returns, is a warm start. Default: the multiple s·I of the
@@ -218,15 +232,17 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	res := &Result{Method: s.Method}
 	err := m.init(c, q0)
 	if err == nil {
-		res.Status, err = drive(ctx, s, tk,
-			func() error {
+		res.Status, err = drive(ctx, s, tk, run{
+			step: func() error {
 				if err := m.iterate(c); err != nil {
 					return err
 				}
 				c.iter++
 				return nil
 			},
-			func() Progress { return c.progress(time.Since(start)) })
+			progress: func() Progress { return c.progress(time.Since(start)) },
+			metric:   c.snapshot,
+		})
 	}
 	res.Status, err = endStatus(ctx, res.Status, err)
 	if l, ok := m.(interface{ lipschitz() float64 }); ok {
@@ -259,20 +275,34 @@ func (s *Settings) defaults() {
 	if s.MaxIter == 0 {
 		s.MaxIter = 1_000_000
 	}
+	if s.MetricEvery == 0 {
+		s.MetricEvery = 200 * time.Millisecond
+	}
 	// YieldEvery's default (20 ms on js) is newTicker's.
+}
+
+// run is what the driver needs of a method: step takes one step, progress
+// reads the state after it, metric returns a copy of the best metric so
+// far, computed without touching the step's own scratch (Settings.Metric).
+type run struct {
+	step     func() error
+	progress func() Progress
+	metric   func() (*mat.SymDense, error)
 }
 
 // drive is the loop every method runs in: it takes a step, reads the
 // progress, ends the run when the relative gap (or, for a baseline, its own
 // stopping measure) reaches s.Tol, a limit is reached, the context is
-// cancelled or the callback says stop, and lets the host breathe between
-// steps. It returns the status, or the error a step returned.
-func drive(ctx context.Context, s Settings, tk *ticker, step func() error, progress func() Progress) (Status, error) {
+// cancelled or the callback says stop, hands the metric to s.Metric when
+// it is due, and lets the host breathe between steps. It returns the
+// status, or the error a step returned.
+func drive(ctx context.Context, s Settings, tk *ticker, r run) (Status, error) {
+	var due time.Time // when s.Metric is next due: at once, after the first step
 	for {
-		if err := step(); err != nil {
+		if err := r.step(); err != nil {
 			return NotTerminated, err
 		}
-		pr := progress()
+		pr := r.progress()
 		status := NotTerminated
 		switch {
 		case pr.RelGap <= s.Tol:
@@ -289,6 +319,18 @@ func drive(ctx context.Context, s Settings, tk *ticker, step func() error, progr
 		}
 		if status != NotTerminated {
 			return status, nil
+		}
+		if s.Metric != nil && !time.Now().Before(due) {
+			t0 := time.Now()
+			a, err := r.metric()
+			if err != nil {
+				return NotTerminated, err
+			}
+			s.Metric(pr, a)
+			// At most a tenth of the run: the next call waits nine times
+			// what this one took, if that is longer than MetricEvery.
+			now := time.Now()
+			due = now.Add(max(s.MetricEvery, 9*now.Sub(t0)))
 		}
 		if err := tk.tick(); err != nil {
 			return NotTerminated, err
@@ -400,8 +442,9 @@ type certificate struct {
 	primalQ      []float64 // A = A(primalQ) is the best primal point, unless primalA is set
 	primalA      []float64 // an explicit best primal matrix (Algorithm 1's average)
 	primalIsA    bool
-	placeholder  bool    // the primal point is still the starting A = 0
-	primalScale  float64 // the best primal point is primalScale·A(primalQ)
+	placeholder  bool       // the primal point is still the starting A = 0
+	primalScale  float64    // the best primal point is primalScale·A(primalQ)
+	snap         *evaluator // snapshot's scratch, made at its first call
 
 	// scalePrimal: with A(q), offer the best multiple s·A(q)
 	// (evaluator.bestScale). The fast method sets it; Algorithm 1 and
@@ -595,19 +638,33 @@ func (c *certificate) progress(el time.Duration) Progress {
 	}
 }
 
+// snapshot returns the best primal point as metric does, computed in an
+// evaluator of its own (made at the first call), so that the method's
+// next step finds its evaluator as it left it: Settings.Metric changes
+// nothing the run computes.
+func (c *certificate) snapshot() (*mat.SymDense, error) {
+	if c.snap == nil {
+		c.snap = newEvaluatorFor(c.e)
+	}
+	return c.metricWith(c.snap)
+}
+
 // metric returns the best primal point as a SymDense.
-func (c *certificate) metric() (*mat.SymDense, error) {
-	d := c.e.d
+func (c *certificate) metric() (*mat.SymDense, error) { return c.metricWith(c.e) }
+
+// metricWith is metric, computed in e's scratch.
+func (c *certificate) metricWith(e *evaluator) (*mat.SymDense, error) {
+	d := e.d
 	a := make([]float64, d*d)
 	if c.primalIsA {
 		copy(a, c.primalA)
 	} else {
 		m := make([]float64, d*d)
-		c.e.formM(m, c.primalQ)
-		if !c.e.eigen(m, eigPositive) {
+		e.formM(m, c.primalQ)
+		if !e.eigen(m, eigPositive) {
 			return mat.NewSymDense(d, nil), errEigen
 		}
-		c.e.metricTo(a)
+		e.metricTo(a)
 		if c.primalScale != 1 {
 			for i := range a {
 				a[i] *= c.primalScale
