@@ -29,7 +29,7 @@ func Example() {
 	_, err = protocol.Decode(header[:len(header)-2], arrays)
 	fmt.Println(err)
 	// Output:
-	// 2 arrays beside the header
+	// 3 arrays beside the header
 	// 7 progress 2 [0.9 0.5]
 	// protocol: header ends early or has a bad length
 }

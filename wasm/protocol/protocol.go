@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 7
+const Version = 8
 
 // Kind names what a message carries.
 type Kind string
@@ -206,6 +206,18 @@ type Progress struct {
 	Seconds      float64
 	Iters        []float64
 	Gaps         []float64
+
+	// A frame of the learned view while the run goes on (core's
+	// Settings.Metric, a few a second; none in a batch's runs): Frame
+	// (an array, Rows×2, row-major; empty when the message has no frame)
+	// is every row's place under the run's best metric so far, turned to
+	// lie as close as possible to the frame before it (core.AlignTo), and
+	// FrameErr that metric's 5-NN test error (NaN when the metric is zero
+	// to rounding: A = 0 has no learned error). FrameIter is the
+	// iteration it belongs to.
+	FrameIter int
+	FrameErr  float64
+	Frame     []float64
 }
 
 // Result is the final state of a run.
@@ -383,6 +395,8 @@ func (m *Progress) fields(c codec) {
 	c.f64(&m.Budget)
 	c.bool(&m.BudgetActive)
 	c.f64(&m.Seconds)
+	c.int(&m.FrameIter)
+	c.f64(&m.FrameErr)
 }
 
 func (m *Result) fields(c codec) {
@@ -459,7 +473,7 @@ func arrays(m *Message) []*[]float64 {
 	switch m.Kind {
 	case KindProgress:
 		if m.Progress != nil {
-			return []*[]float64{&m.Progress.Iters, &m.Progress.Gaps}
+			return []*[]float64{&m.Progress.Iters, &m.Progress.Gaps, &m.Progress.Frame}
 		}
 	case KindDataset:
 		if d := m.Dataset; d != nil {
@@ -467,7 +481,7 @@ func arrays(m *Message) []*[]float64 {
 		}
 	case KindResult:
 		if r := m.Result; r != nil {
-			return []*[]float64{&r.Iters, &r.Gaps, &r.A, &r.Eigen, &r.Euclid, &r.Learned, &r.Labels, &r.Start.A, &r.Start.Q}
+			return []*[]float64{&r.Iters, &r.Gaps, &r.Frame, &r.A, &r.Eigen, &r.Euclid, &r.Learned, &r.Labels, &r.Start.A, &r.Start.Q}
 		}
 	case KindTrain:
 		if t := m.Train; t != nil {
@@ -583,6 +597,9 @@ func (m *Message) checkArrays() error {
 	}
 	if len(p.Iters) != len(p.Gaps) {
 		return errors.New("protocol: iterations and gaps differ in length")
+	}
+	if len(p.Frame)%2 != 0 || len(p.Frame) > 2<<22 {
+		return errors.New("protocol: a frame of " + strconv.Itoa(len(p.Frame)) + " coordinates, not two a row")
 	}
 	r := m.Result
 	if r == nil {

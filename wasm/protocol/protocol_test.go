@@ -40,6 +40,7 @@ func samples() []Message {
 			Missing: 1, MissingRows: 1, IDName: "id", Classes: []string{"p", "q"}, Held: []int{2}, ErrEuclid: 0.5, K: 2,
 			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}}},
 		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
+		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 9, Gap: 2, Iters: []float64{9}, Gaps: []float64{2}, FrameIter: 9, FrameErr: 0.25, Frame: []float64{1, 2, 3, 4}}},
 	}
 }
 
@@ -116,13 +117,14 @@ func TestDecodeRejects(t *testing.T) {
 			w.int(&i)
 			w.b = append(w.b, 7)
 		}), nil, "bad boolean"},
-		{"arrays missing", h, data[:3], "carries 3 arrays, want 9"},
-		{"A too short", h, [][]float64{{2, 3}, {1, .5}, {1}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "A has 1 entries"},
-		{"trace lengths", h, [][]float64{{2, 3}, {1}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "differ in length"},
-		{"a start's metric not square", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1, 2, 3}, {0.5}}, "a start's metric has 3 entries"},
-		{"a start without weights", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1}, nil}, "a start has 0 weights"},
+		{"arrays missing", h, data[:3], "carries 3 arrays, want 10"},
+		{"A too short", h, [][]float64{{2, 3}, {1, .5}, nil, {1}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "A has 1 entries"},
+		{"trace lengths", h, [][]float64{{2, 3}, {1}, nil, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "differ in length"},
+		{"a start's metric not square", h, [][]float64{{2, 3}, {1, .5}, nil, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1, 2, 3}, {0.5}}, "a start's metric has 3 entries"},
+		{"a start without weights", h, [][]float64{{2, 3}, {1, .5}, nil, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, {1}, nil}, "a start has 0 weights"},
 		{"a train's start without a metric", th, [][]float64{nil, {0.5}}, "a start's metric has 0 entries"},
-		{"label not an index", h, [][]float64{{2, 3}, {1, .5}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1.5, 1}, nil, nil}, "not a class index"},
+		{"a frame of odd length", h, [][]float64{{2, 3}, {1, .5}, {1, 2, 3}, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1, 1}, nil, nil}, "a frame of 3 coordinates"},
+		{"label not an index", h, [][]float64{{2, 3}, {1, .5}, nil, {1, .5, .5, 2}, {2.2, .8}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}, {0, 1.5, 1}, nil, nil}, "not a class index"},
 	} {
 		_, err := Decode(c.header, c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,6 +65,10 @@ type Session struct {
 
 	read func(file string) ([]byte, error) // a built-in dataset's file
 
+	// FrameEvery is the least time between two frames of the learned view
+	// (core.Settings.MetricEvery; 0: core's default).
+	FrameEvery time.Duration
+
 	// YieldEvery and Yield go to core.Settings: how often the solver lets
 	// the host's event loop run (so "stop" gets through), and how.
 	YieldEvery time.Duration
@@ -103,6 +108,10 @@ type Session struct {
 	// The Euclidean view and error depend only on the data and the split.
 	euclid    []float64
 	errEuclid float64
+	// The learned view last drawn (a frame or a result): the next one is
+	// turned to lie as close to it as it can (core.AlignTo), so that the
+	// picture never flips or spins from one to the next.
+	shown []float64
 }
 
 // euclidView computes the Euclidean projection and k-NN error once per
@@ -195,6 +204,7 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
+	s.shown = nil
 	s.prep, s.warm, s.warmA, s.file, s.labels = nil, nil, nil, nil, nil
 	// The labels of the two parts depend on the split only, not on the
 	// triplets.
@@ -332,6 +342,11 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 	}
 	solved := s.prep.StartsSolved()
 	warm := req.Warm && len(s.warm) == len(p.Triplets)
+	if !warm {
+		// A run from scratch starts its views from the Euclidean one; a
+		// warm restart (or a step) goes on from the view last shown.
+		s.shown = nil
+	}
 	res, err := s.solve(ctx, p, method, req, warm, post)
 	if err != nil {
 		return fail(err)
@@ -560,17 +575,36 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	if req.Batch {
 		every, last = max(every, BatchEvery), time.Now()
 	}
+	send := func(msg *protocol.Progress) {
+		last = time.Now()
+		msg.Iters, msg.Gaps = iters, gaps
+		iters, gaps = nil, nil
+		post(msg)
+	}
 	settings.Progress = func(pr core.Progress) bool {
 		iters = append(iters, float64(pr.Iter))
 		gaps = append(gaps, pr.Gap)
-		if now := time.Now(); now.Sub(last) >= every {
-			last = now
+		if time.Since(last) >= every {
 			msg := progress(pr)
-			msg.Iters, msg.Gaps = iters, gaps
-			iters, gaps = nil, nil
-			post(&msg)
+			send(&msg)
 		}
 		return true
+	}
+	if !req.Batch {
+		// The learned view as it learns: a frame a few times a second,
+		// at a tenth of the run's time at most (core's spacing).
+		settings.MetricEvery = s.FrameEvery
+		settings.Metric = func(pr core.Progress, a *mat.SymDense) {
+			lv, err := s.learnedView(a, func(top float64) bool {
+				return p.CollapsedResult(top, &core.Result{Progress: pr, Method: method})
+			})
+			if err != nil {
+				return // a frame is only a picture: the run goes on
+			}
+			msg := progress(pr)
+			msg.FrameIter, msg.FrameErr, msg.Frame = pr.Iter, lv.err, lv.xy
+			send(&msg)
+		}
 	}
 	res, err := core.Solve(ctx, p, settings)
 	if err != nil {
@@ -610,33 +644,15 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 			out.A = append(out.A, res.A.At(i, j))
 		}
 	}
-	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
-	// is the learned metric's, for both the picture and k-NN.
-	var root mat.SymDense
-	var err error
-	if out.Eigen, err = core.SqrtTo(&root, res.A); err != nil {
-		return nil, err
-	}
-	out.Collapsed = len(out.Eigen) > 0 && p.CollapsedResult(out.Eigen[0], res)
-	var mapped mat.Dense
-	mapped.Mul(s.xAll, &root)
 	if err := s.euclidView(); err != nil {
 		return nil, err
 	}
 	out.Euclid = s.euclid
-	learned, err := core.Project(&mapped, nil, s.train)
+	lv, err := s.learnedView(res.A, func(top float64) bool { return p.CollapsedResult(top, res) })
 	if err != nil {
 		return nil, err
 	}
-	out.Learned = learned.RawMatrix().Data
-	if out.Collapsed {
-		// A = 0 to the certificate's precision: every row maps to one
-		// point, and the page says so. A metric left short of 0 (a warm
-		// start once ended at one of norm 1e-3: TestNearZeroIsCollapsed)
-		// would otherwise be drawn scaled up to fill the view, a picture
-		// of structure the result says is not there.
-		clear(out.Learned)
-	}
+	out.Eigen, out.Collapsed, out.Learned = lv.eigen, lv.collapsed, lv.xy
 	out.Labels = make([]float64, n)
 	for i, c := range s.ds.Labels {
 		out.Labels[i] = float64(c)
@@ -659,11 +675,73 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 	out.QHist, out.MarginHist = histograms(res, list)
 	if len(s.test) > 0 {
 		out.ErrEuclid = s.errEuclid
-		if out.ErrLearn, err = core.KNNError(nil, core.SelectRows(&mapped, s.train), s.yTrain, core.SelectRows(&mapped, s.test), s.yTest, out.K); err != nil {
+		if out.ErrLearn, err = s.knnError(lv.mapped); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// learned is the learned view of a metric A: its eigenvalues (descending),
+// whether it is zero to rounding (collapsed), every row mapped by A^{1/2},
+// the rows' 2-D places, and its 5-NN test error (NaN when collapsed).
+type learned struct {
+	eigen     []float64
+	collapsed bool
+	mapped    *mat.Dense
+	xy        []float64
+	err       float64
+}
+
+// learnedView computes the learned view of a, turned to lie as close as it
+// can to the view shown before it (the Euclidean one, for a run's first),
+// which it then becomes; collapsed says whether a metric whose largest
+// eigenvalue is top is zero to rounding.
+func (s *Session) learnedView(a mat.Symmetric, collapsed func(top float64) bool) (learned, error) {
+	// Map every row by A^{1/2} once: Euclidean geometry of the mapped rows
+	// is the learned metric's, for both the picture and k-NN.
+	var root mat.SymDense
+	eig, err := core.SqrtTo(&root, a)
+	if err != nil {
+		return learned{}, err
+	}
+	lv := learned{eigen: eig, collapsed: len(eig) > 0 && collapsed(eig[0]), err: math.NaN()}
+	lv.mapped = &mat.Dense{}
+	lv.mapped.Mul(s.xAll, &root)
+	pr, err := core.Project(lv.mapped, nil, s.train)
+	if err != nil {
+		return learned{}, err
+	}
+	if lv.collapsed {
+		// A = 0 to the certificate's precision: every row maps to one
+		// point, and the page says so. A metric left short of 0 (a warm
+		// start once ended at one of norm 1e-3: TestNearZeroIsCollapsed)
+		// would otherwise be drawn scaled up to fill the view, a picture
+		// of structure the result says is not there.
+		pr.Zero()
+	} else {
+		ref := s.shown
+		if ref == nil {
+			if err := s.euclidView(); err != nil {
+				return learned{}, err
+			}
+			ref = s.euclid
+		}
+		core.AlignTo(pr, pr, mat.NewDense(len(ref)/2, 2, ref))
+		if len(s.test) > 0 {
+			if lv.err, err = s.knnError(lv.mapped); err != nil {
+				return learned{}, err
+			}
+		}
+	}
+	lv.xy = pr.RawMatrix().Data
+	s.shown = lv.xy
+	return lv, nil
+}
+
+// knnError is the 5-NN test error of rows already mapped by A^{1/2}.
+func (s *Session) knnError(mapped *mat.Dense) (float64, error) {
+	return core.KNNError(nil, core.SelectRows(mapped, s.train), s.yTrain, core.SelectRows(mapped, s.test), s.yTest, min(spec.KNN, len(s.train)))
 }
 
 // histograms counts the weights q_i (0, then each tenth of (0, 1]) when the

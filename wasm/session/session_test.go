@@ -122,7 +122,9 @@ func TestTrainIris(t *testing.T) {
 		if p.Phase == "neighbours" {
 			return // the neighbour search, before the solver
 		}
-		posts++
+		if len(p.Frame) == 0 {
+			posts++ // frames of the learned view come besides (TestFrames)
+		}
 		iters = append(iters, p.Iters...)
 		if len(p.Iters) != len(p.Gaps) || p.Gap < 0 {
 			t.Errorf("progress %+v", p)
@@ -177,9 +179,10 @@ func TestThrottle(t *testing.T) {
 	load(t, s, "Wine")
 	var got, building []*protocol.Progress
 	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) {
-		if p.Phase == "neighbours" {
+		switch {
+		case p.Phase == "neighbours":
 			building = append(building, p)
-		} else {
+		case len(p.Frame) == 0: // frames of the learned view come besides (TestFrames)
 			got = append(got, p)
 		}
 	})
@@ -946,5 +949,62 @@ func TestUploadProblemIsThePages(t *testing.T) {
 	}
 	if got, want := pp.Fingerprint(), s.prep.Fingerprint(); got != want || len(pp.Triplets) != 38250 {
 		t.Errorf("BenchmarkUpload's problem: %d triplets, fingerprint %x; the page's: %d, %x", len(pp.Triplets), got, len(s.prep.Triplets), want)
+	}
+}
+
+// A run posts frames of its learned view as it goes: each the rows' places
+// under the run's metric so far, turned onto the frame before it (the
+// first onto the Euclidean view), the result's view turned onto the last
+// frame, and the run's answer the same as without frames, to the bit.
+func TestFrames(t *testing.T) {
+	run := func(every time.Duration, batch bool) (*protocol.Result, []*protocol.Progress, []float64) {
+		s := newSession()
+		s.FrameEvery = every
+		ds := load(t, s, SyntheticName)
+		req := defaultTrain()
+		req.Flip, req.Eta, req.Lambda, req.Batch = 0.2, 0.8, 16, batch
+		var frames []*protocol.Progress
+		res, e := s.Train(context.Background(), req, func(p *protocol.Progress) {
+			if len(p.Frame) > 0 {
+				frames = append(frames, p)
+			}
+		})
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		return res, frames, ds.Euclid
+	}
+	res, frames, euclid := run(time.Nanosecond, false)
+	if len(frames) < 3 {
+		t.Fatalf("%d frames in %d iterations", len(frames), res.Iter)
+	}
+	aligned := func(y, ref []float64) bool {
+		var got mat.Dense
+		core.AlignTo(&got, mat.NewDense(len(y)/2, 2, y), mat.NewDense(len(ref)/2, 2, ref))
+		return mat.EqualApprox(&got, mat.NewDense(len(y)/2, 2, y), 1e-9*mat.Norm(&got, 2))
+	}
+	prev := euclid
+	for k, f := range frames {
+		if len(f.Frame) != 2*res.N || !(f.FrameErr >= 0 && f.FrameErr <= 1) || (k > 0 && f.FrameIter <= frames[k-1].FrameIter) {
+			t.Fatalf("frame %d: %d coordinates, error %v, iteration %d", k, len(f.Frame), f.FrameErr, f.FrameIter)
+		}
+		if !aligned(f.Frame, prev) {
+			t.Fatalf("frame %d (iteration %d) is not turned onto the one before it", k, f.FrameIter)
+		}
+		prev = f.Frame
+	}
+	if !aligned(res.Learned, prev) {
+		t.Error("the result's view is not turned onto the last frame")
+	}
+	// The last frames' errors lead to the result's.
+	if last := frames[len(frames)-1]; last.FrameIter >= res.Iter {
+		t.Errorf("a frame at iteration %d of %d", last.FrameIter, res.Iter)
+	}
+	plain, none, _ := run(time.Hour, true)
+	if len(none) != 0 {
+		t.Errorf("a batch's run posted %d frames", len(none))
+	}
+	if !slices.Equal(plain.A, res.A) || plain.Iter != res.Iter || plain.ErrLearn != res.ErrLearn {
+		t.Errorf("with frames: %d iterations, error %v; without: %d, %v (or A differs)", res.Iter, res.ErrLearn, plain.Iter, plain.ErrLearn)
 	}
 }
