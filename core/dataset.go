@@ -43,6 +43,7 @@ type Dataset struct {
 	Columns     []Column   // every column of the file, with what was made of it
 	IDName      string     // the id column (CSVOptions.ID), if any
 	IDs         []string   // each row's id, if there is an id column
+	DroppedIDs  []string   // the ids of the rows dropped (Dropped), if there is an id column
 }
 
 // Rows returns the number of rows.
@@ -364,7 +365,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	}
 	ds := &Dataset{LabelName: names[label], Header: header, Delimiter: rs.delim, Notes: rs.notes, Columns: cols}
 	if guessed {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("the label is the first column, %q: the last column holds numbers with many values and the first a few words, as a class name does; choose another label column to change it", clip(names[label], 40)))
+		ds.Notes = append(ds.Notes, fmt.Sprintf("the label is the column %q: it holds a few words, as a class name does, and the last column numbers with many values; choose another label column to change it", clip(names[label], 40)))
 	}
 	for j, c := range cols {
 		switch c.Role {
@@ -410,25 +411,47 @@ func columnNames(first []string, header bool) []string {
 
 // chooseLabel finds the label column that want names (as findColumn), or,
 // when want is "", guesses it: the last column, unless the last holds
-// numbers with more than MaxLevels distinct values (no class code) and
-// the first holds text with at most MaxLevels (a class name first, as in
-// many UCI files); guessed says the first was taken. Without a header the
-// label column is then named "label" and the last one x<n>; names and
-// cols are renamed to match.
+// numbers with more than MaxLevels distinct values (a measurement, not a
+// class code) and another column holds a few words (2 to MaxLevels
+// distinct texts, as a class name does: a class first, as in many UCI
+// files, or a species among measurements). Among those, one whose header
+// names a label (labelNames) wins, then the leftmost. guessed says the
+// last was not taken. Without a header the label column is then named
+// "label" and the last one x<n>; names and cols are renamed to match.
 func chooseLabel(names []string, cols []Column, header bool, want string) (label int, guessed bool, err error) {
 	if want != "" {
 		label, err = findColumn(names, header, want, "label")
 		return label, false, err
 	}
 	last := len(names) - 1
-	if last < 1 || cols[last].Kind != Numeric || cols[last].Levels <= MaxLevels || cols[0].Kind != Text || cols[0].Levels > MaxLevels {
+	if last < 1 || cols[last].Kind != Numeric || cols[last].Levels <= MaxLevels {
+		return last, false, nil
+	}
+	label = -1
+	for j, c := range cols[:last] {
+		if c.Kind != Text || c.Levels < 2 || c.Levels > MaxLevels {
+			continue
+		}
+		if label < 0 || (header && labelName(names[j]) && !labelName(names[label])) {
+			label = j
+		}
+	}
+	if label < 0 {
 		return last, false, nil
 	}
 	if !header {
-		names[0], names[last] = "label", fmt.Sprintf("x%d", last+1)
-		cols[0].Name, cols[last].Name = names[0], names[last]
+		names[label], names[last] = "label", fmt.Sprintf("x%d", last+1)
+		cols[label].Name, cols[last].Name = names[label], names[last]
 	}
-	return 0, true, nil
+	return label, true, nil
+}
+
+// labelNames are header names that say a column is the label.
+var labelNames = []string{"class", "label", "species", "target", "category", "type", "kind", "variety", "diagnosis", "outcome", "group", "y"}
+
+// labelName reports whether a header name says its column is the label.
+func labelName(name string) bool {
+	return slices.ContainsFunc(labelNames, func(n string) bool { return strings.EqualFold(strings.TrimSpace(name), n) })
 }
 
 // findColumn finds the column that want names: a header name (exactly,
@@ -605,7 +628,7 @@ rows:
 			if isMissing(cell) {
 				switch missing {
 				case MissingDrop:
-					ds.Dropped++
+					ds.drop(rec, idCol)
 					continue rows
 				case MissingError:
 					return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows, or fill them with the training mean, on request)", cell)}
@@ -640,7 +663,7 @@ rows:
 		lab := rec[label]
 		if isMissing(lab) {
 			if missing != MissingError {
-				ds.Dropped++
+				ds.drop(rec, idCol)
 				continue
 			}
 			return &DataError{Line: lines[i], Column: label + 1, Name: names[label], Msg: "missing label (drop such rows on request)"}
@@ -955,6 +978,16 @@ func shuffledByClass(labels, rows []int, rng *rand.Rand) [][]int {
 		groups = append(groups, idx)
 	}
 	return groups
+}
+
+// drop counts a record dropped for a missing value and keeps its id (the
+// cell in column idCol, if there is one and it is not missing itself), so
+// that a triplet file naming it can be told it was dropped.
+func (ds *Dataset) drop(rec []string, idCol int) {
+	ds.Dropped++
+	if idCol >= 0 && idCol < len(rec) && !isMissing(rec[idCol]) {
+		ds.DroppedIDs = append(ds.DroppedIDs, rec[idCol])
+	}
 }
 
 // SelectLabels returns the labels of the given rows, in that order.

@@ -96,6 +96,30 @@ func TestCSVLabelColumn(t *testing.T) {
 	}
 }
 
+// A file like Palmer penguins' (an id, the species, the island, numbers,
+// the sex with NA, a mass last): with no label asked for, the label is the
+// column whose name says so among those of a few words, not the mass, and
+// without such a name the leftmost of them.
+func TestCSVLabelGuessedAmongWords(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,island,species,bill,sex,mass\n")
+	for i := 0; i < 40; i++ {
+		sex := []string{"male", "female", "NA"}[i%3]
+		fmt.Fprintf(&b, "P%03d,%s,%s,%d.5,%s,%d\n", i, []string{"Biscoe", "Dream", "Torgersen"}[i%3], []string{"Adelie", "Gentoo", "Chinstrap"}[i%3], 30+i, sex, 3000+25*i)
+	}
+	ds, err := readCSV(b.String(), CSVOptions{Missing: MissingDrop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.LabelName != "species" || !slices.Contains(ds.Features, "mass") {
+		t.Errorf("label %q, features %q", ds.LabelName, ds.Features)
+	}
+	plain := strings.Replace(b.String(), "species", "kinds", 1)
+	if ds, err = readCSV(plain, CSVOptions{Missing: MissingDrop}); err != nil || ds.LabelName != "island" {
+		t.Errorf("without a label's name: label %q (%v), want the leftmost column of a few words", ds.LabelName, err)
+	}
+}
+
 // With no label asked for, a first column of a few words is taken as the
 // label when the last holds numbers with many values (a class name first,
 // as in UCI's letter-recognition.data), and a note says so; with and
@@ -115,7 +139,7 @@ func TestCSVLabelGuessed(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ds.LabelName != "species" || !slices.Equal(ds.Features, []string{"a", "b"}) || !slices.Equal(ds.Classes, []string{"setosa", "virginica"}) ||
-		!strings.Contains(strings.Join(ds.Notes, "; "), `the label is the first column, "species"`) {
+		!strings.Contains(strings.Join(ds.Notes, "; "), `the label is the column "species"`) {
 		t.Errorf("with a header: label %q, features %q, classes %q, notes %q", ds.LabelName, ds.Features, ds.Classes, ds.Notes)
 	}
 	ds, err = readCSV(bare.String(), CSVOptions{})
