@@ -414,8 +414,10 @@ type TripletKeys struct {
 	Records []int
 	Total   int // the file's data records (rows and dropped rows); default N
 	// IDs, if set, are the rows' ids (Dataset.IDs), and the triplets name
-	// rows by id instead of by number.
-	IDs []string
+	// rows by id instead of by number; DroppedIDs are those of the rows
+	// dropped (Dataset.DroppedIDs), which a triplet may name too.
+	IDs        []string
+	DroppedIDs []string
 }
 
 // ReadTripletsKeyed reads triplets "anchor,similar,dissimilar", one per
@@ -423,63 +425,101 @@ type TripletKeys struct {
 // fields names a row (by number: is a number; by id: is an id). Every error
 // names the line and the field.
 func ReadTripletsKeyed(r io.Reader, k TripletKeys) ([]Triplet, error) {
+	ts, _, err := readTripletsKeyed(r, k, false)
+	return ts, err
+}
+
+// ReadTripletsSkipping reads triplets as ReadTripletsKeyed does, except
+// that a triplet naming a row that was dropped (for a missing value) is
+// left out and counted in skipped instead of being an error: the page's
+// file of answers about rows some of which it dropped is still read.
+func ReadTripletsSkipping(r io.Reader, k TripletKeys) (ts []Triplet, skipped int, err error) {
+	return readTripletsKeyed(r, k, true)
+}
+
+func readTripletsKeyed(r io.Reader, k TripletKeys, skip bool) ([]Triplet, int, error) {
 	if k.First != 0 && k.First != 1 {
 		panic("core: triplet rows numbered from neither 0 nor 1")
 	}
 	data, err := readAll(r, "the triplet file")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	rs, err := readRecords(data, false, MaxTriplets+1)
 	if errors.Is(err, errTooManyRecords) {
-		return nil, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
+		return nil, 0, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	find, names := k.finder()
 	fields := [3]string{"anchor", "similar", "dissimilar"}
 	var ts []Triplet
+	skipped := 0
 	for r, rec := range rs.rows {
 		line := rs.lines[r]
 		if len(rec) != 3 {
-			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected 3: anchor,similar,dissimilar", len(rec))}
+			return nil, 0, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected 3: anchor,similar,dissimilar", len(rec))}
 		}
 		if r == 0 && !slices.ContainsFunc(rec, names) {
 			continue // a header
 		}
 		var idx [3]int
+		dropped := false
 		for j, c := range rec {
 			i, msg := find(c)
+			if i == droppedRow && skip {
+				dropped = true
+				continue
+			}
 			if msg != "" {
-				return nil, &DataError{Line: line, Column: j + 1, Name: fields[j], Msg: msg}
+				return nil, 0, &DataError{Line: line, Column: j + 1, Name: fields[j], Msg: msg}
 			}
 			idx[j] = i
 		}
+		if dropped {
+			skipped++
+			continue
+		}
 		if idx[0] == idx[1] || idx[0] == idx[2] || idx[1] == idx[2] {
-			return nil, &DataError{Line: line, Msg: fmt.Sprintf("triplet %s,%s,%s repeats a row: a triplet names three different rows", rec[0], rec[1], rec[2])}
+			return nil, 0, &DataError{Line: line, Msg: fmt.Sprintf("triplet %s,%s,%s repeats a row: a triplet names three different rows", rec[0], rec[1], rec[2])}
 		}
 		ts = append(ts, Triplet{idx[0], idx[1], idx[2]})
 	}
 	if len(ts) == 0 {
-		return nil, errors.New("the triplet file has no triplets")
+		if skipped > 0 {
+			return nil, skipped, fmt.Errorf("each of the triplet file's %d triplets names a row that was dropped for a missing value", skipped)
+		}
+		return nil, 0, errors.New("the triplet file has no triplets")
 	}
-	return ts, nil
+	return ts, skipped, nil
 }
 
-// finder returns how k finds a field's row (the row, or what is wrong) and
-// whether a field looks like a row's name at all (for the header).
+// droppedRow is what finder returns for a row that was dropped, beside
+// the message that says so.
+const droppedRow = -1
+
+// finder returns how k finds a field's row (the row, or what is wrong:
+// droppedRow for a row dropped for a missing value) and whether a field
+// looks like a row's name at all (for the header).
 func (k TripletKeys) finder() (find func(string) (int, string), names func(string) bool) {
 	if k.IDs != nil {
-		row := make(map[string]int, len(k.IDs))
+		row := make(map[string]int, len(k.IDs)+len(k.DroppedIDs))
+		for _, id := range k.DroppedIDs {
+			row[id] = droppedRow
+		}
 		for i, id := range k.IDs {
 			row[id] = i
 		}
 		return func(c string) (int, string) {
-				if i, ok := row[c]; ok {
-					return i, ""
+				i, ok := row[c]
+				switch {
+				case !ok:
+					return 0, fmt.Sprintf("no row has the id %q", clip(c, 40))
+				case i == droppedRow:
+					return droppedRow, fmt.Sprintf("the row with the id %q was dropped (it has a missing value)", clip(c, 40))
 				}
-				return 0, fmt.Sprintf("no row has the id %q", clip(c, 40))
+				return i, ""
 			}, func(c string) bool {
 				_, ok := row[c]
 				return ok
@@ -513,7 +553,7 @@ func (k TripletKeys) finder() (find func(string) (int, string), names func(strin
 			return 0, fmt.Sprintf("row %d is out of range: the file's data rows are numbered %d to %d", v, k.First, records-1+k.First)
 		}
 		if rec[r] < 0 {
-			return 0, fmt.Sprintf("row %d was dropped (it has a missing value)", v)
+			return droppedRow, fmt.Sprintf("row %d was dropped (it has a missing value)", v)
 		}
 		return rec[r], ""
 	}, func(c string) bool { return looksNumeric(c, false) }

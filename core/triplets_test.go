@@ -147,4 +147,29 @@ func TestReadTripletsKeyed(t *testing.T) {
 			t.Errorf("%q: got %v, want %q", b.in, err, b.msg)
 		}
 	}
+	// The dataset knows the ids of the rows it dropped; a triplet naming
+	// one is an error that says so, or, read skipping, left out and
+	// counted. Whatever else is wrong stays an error.
+	if !slices.Equal(ds.DroppedIDs, []string{"P2"}) {
+		t.Fatalf("dropped ids %q", ds.DroppedIDs)
+	}
+	byID.DroppedIDs = ds.DroppedIDs
+	if _, err := ReadTripletsKeyed(strings.NewReader("P1,P3,P4\nP2,P3,P4\n"), byID); err == nil || !strings.Contains(err.Error(), `line 2, column 1 ("anchor"): the row with the id "P2" was dropped`) {
+		t.Errorf("a dropped id: %v", err)
+	}
+	for _, c := range []struct {
+		in   string
+		keys TripletKeys
+	}{{"P1,P3,P4\nP2,P3,P4\nP5,P4,P2\n", byID}, {"1,3,4\n2,3,4\n5,4,2\n", byNumber}} {
+		ts, skipped, err := ReadTripletsSkipping(strings.NewReader(c.in), c.keys)
+		if err != nil || skipped != 2 || !slices.Equal(ts, []Triplet{{0, 1, 2}}) {
+			t.Errorf("skipping %q: %v, %d skipped, %v", c.in, ts, skipped, err)
+		}
+	}
+	if _, _, err := ReadTripletsSkipping(strings.NewReader("P2,P3,P4\n"), byID); err == nil || !strings.Contains(err.Error(), "each of the triplet file's 1 triplets names a row that was dropped") {
+		t.Errorf("only dropped rows: %v", err)
+	}
+	if _, _, err := ReadTripletsSkipping(strings.NewReader("P1,P3,P4\nP1,P9,P4\n"), byID); err == nil || !strings.Contains(err.Error(), `no row has the id "P9"`) {
+		t.Errorf("skipping, an unknown id: %v", err)
+	}
 }
