@@ -86,6 +86,7 @@ type TripletSet struct {
 	Count    int // triplets read
 	Used     int // of them among the training rows: what Train uses
 	HeldOut  int // of them touching a held-out row, left out so that the test error stays honest
+	Dropped  int // triplets naming a row dropped for a missing value, left out (not in Count)
 }
 
 // Train asks for a run on the loaded dataset.
@@ -318,6 +319,7 @@ func (m *TripletSet) fields(c codec) {
 	c.int(&m.Count)
 	c.int(&m.Used)
 	c.int(&m.HeldOut)
+	c.int(&m.Dropped)
 }
 
 func (m *Table) fields(c codec) {

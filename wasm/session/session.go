@@ -452,14 +452,16 @@ func (s *Session) Triplets(req protocol.Triplets) (*protocol.TripletSet, *protoc
 		if ds.IDs == nil {
 			return fail("the triplets name rows by id, but " + s.name + " has no id column: choose one under Columns, or name rows by number")
 		}
-		keys = core.TripletKeys{N: ds.Rows(), IDs: ds.IDs}
+		keys = core.TripletKeys{N: ds.Rows(), IDs: ds.IDs, DroppedIDs: ds.DroppedIDs}
 	default:
 		return fail(fmt.Sprintf("triplets by %q: expected row0, row1 or id", req.By))
 	}
 	if strings.TrimSpace(req.CSV) == "" {
 		return fail(req.FileName + ": the file is empty")
 	}
-	ts, err := core.ReadTripletsKeyed(strings.NewReader(req.CSV), keys)
+	// A triplet naming a row the load dropped (for a missing value) is
+	// left out and counted, as one touching a held-out row is.
+	ts, dropped, err := core.ReadTripletsSkipping(strings.NewReader(req.CSV), keys)
 	if err != nil {
 		return fail(req.FileName + ": " + err.Error())
 	}
@@ -476,7 +478,7 @@ func (s *Session) Triplets(req protocol.Triplets) (*protocol.TripletSet, *protoc
 			used = append(used, core.Triplet{I: i, J: j, K: k})
 		}
 	}
-	out := &protocol.TripletSet{FileName: req.FileName, Count: len(ts), Used: len(used), HeldOut: len(ts) - len(used)}
+	out := &protocol.TripletSet{FileName: req.FileName, Count: len(ts), Used: len(used), HeldOut: len(ts) - len(used), Dropped: dropped}
 	if len(used) == 0 {
 		return fail(fmt.Sprintf("%s: each of its %d triplets touches a row held out for the test error, so none is left to train on", req.FileName, len(ts)))
 	}
