@@ -69,12 +69,12 @@ func TestPresetClaims(t *testing.T) {
 
 	learn, _ := PresetNamed("learn")
 	r := run(t, learn.Params, nil)
-	say("learn", "19.4 %")
-	say("learn", "2.8 %: A puts 36 %")
-	say("learn", "94 %")
-	check("learn", "19.4 % / 2.8 %, 94 % swapped", pct(r.ErrEuclid) == 19.4 && pct(r.ErrLearn) == 2.8 && math.Round(r.SuspectPrecision*100) == 94,
-		r.ErrEuclid, r.ErrLearn, r.SuspectPrecision)
-	// "36 % of its weight on the two signal features (s1, s2, the first
+	say("learn", "12.2 % of the 90 held-out rows")
+	say("learn", "none of them: A puts 42 %")
+	say("learn", "93 %")
+	check("learn", "12.2 % of 90 / none, 93 % swapped", pct(r.ErrEuclid) == 12.2 && r.ErrLearn == 0 && len(r.Test) == 90 && math.Round(r.SuspectPrecision*100) == 93,
+		r.ErrEuclid, r.ErrLearn, len(r.Test), r.SuspectPrecision)
+	// "42 % of its weight on the two signal features (s1, s2, the first
 	// two columns), whose share of the Euclidean metric is 10 %": 2 of 20.
 	d := r.D
 	var signal, all float64
@@ -84,7 +84,7 @@ func TestPresetClaims(t *testing.T) {
 			signal += r.A[i*d+i]
 		}
 	}
-	check("learn", "36 % of the trace on s1, s2", math.Round(100*signal/all) == 36 && d == 20, signal/all)
+	check("learn", "42 % of the trace on s1, s2", math.Round(100*signal/all) == 42 && d == 20, signal/all)
 
 	noise, _ := PresetNamed("noise")
 	clean := run(t, noise.Params, with(func(q *protocol.Train) { q.Flip = 0 }))
