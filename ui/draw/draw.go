@@ -217,8 +217,11 @@ func (s Scatter) At(x, y float64) (px, py float64) {
 
 // Marker shapes.
 const (
-	Circle = iota // training rows
-	Square        // test rows
+	Circle   = iota // training rows
+	Square          // test rows
+	Triangle        // an outline pointing up
+	Diamond         // a square on its corner
+	Plus            // two strokes
 )
 
 // Markers returns SVG path data drawing a marker at each listed point: one
@@ -246,6 +249,8 @@ func (s Scatter) Markers(xy []float64, rows []int, shape int, r float64) string 
 			b = append(append(b, 'v'), ds...)
 			b = append(append(b, "h-"...), ds...)
 			b = append(b, 'z')
+		case Triangle, Diamond, Plus:
+			b = appendShape(b, shape, x, y, r)
 		default:
 			// M x y h 0
 			b = AppendTenths(b, x)
@@ -255,6 +260,38 @@ func (s Scatter) Markers(xy []float64, rows []int, shape int, r float64) string 
 		}
 	}
 	return string(b)
+}
+
+// appendShape appends, after an 'M' already written, the outline of a
+// triangle (apex up), a diamond or a plus of half-size r centred at (x, y).
+func appendShape(b []byte, shape int, x, y, r float64) []byte {
+	var pts [][2]float64
+	switch shape {
+	case Triangle:
+		pts = [][2]float64{{x, y - r}, {x + r, y + 0.8*r}, {x - r, y + 0.8*r}}
+	case Diamond:
+		pts = [][2]float64{{x, y - r}, {x + r, y}, {x, y + r}, {x - r, y}}
+	case Plus:
+		// M x−r y h 2r M x y−r v 2r
+		b = AppendTenths(b, x-r)
+		b = append(b, ' ')
+		b = AppendTenths(b, y)
+		b = append(append(b, 'h'), AppendTenths(nil, 2*r)...)
+		b = append(b, 'M')
+		b = AppendTenths(b, x)
+		b = append(b, ' ')
+		b = AppendTenths(b, y-r)
+		return append(append(b, 'v'), AppendTenths(nil, 2*r)...)
+	}
+	for k, p := range pts {
+		if k > 0 {
+			b = append(b, 'L')
+		}
+		b = AppendTenths(b, p[0])
+		b = append(b, ' ')
+		b = AppendTenths(b, p[1])
+	}
+	return append(b, 'z')
 }
 
 // DotWidth is the stroke width, as CSS, that draws Markers' circles with
@@ -313,4 +350,40 @@ func Diverging(v float64) (r, g, b uint8) {
 	t := math.Abs(v)
 	mix := func(e float64) uint8 { return uint8(math.Round(255 + (e-255)*t)) }
 	return mix(end[0]), mix(end[1]), mix(end[2])
+}
+
+// ClassPaths are one class's markers in a projection: SVG path data for its
+// training rows (Circle) and for its held-out rows (Square).
+type ClassPaths struct {
+	Class       int
+	Train, Test string
+}
+
+// ProjectionMarkers lays out a projection's rows (xy, n×2) in a box as
+// the page draws them: one pair of paths a class (labels are class
+// indices, test the held-out rows), training rows as discs of radius 3
+// (their stroke width is DotWidth(3)), held-out rows as squares of
+// half-side 3.5.
+func ProjectionMarkers(b Box, xy, labels []float64, test []int, classes, n int) []ClassPaths {
+	sc := NewScatter(b, xy, 10)
+	held := make([]bool, n)
+	for _, i := range test {
+		held[i] = true
+	}
+	out := make([]ClassPaths, classes)
+	for c := range out {
+		var trainRows, testRows []int
+		for i := 0; i < n; i++ {
+			if int(labels[i]) != c {
+				continue
+			}
+			if held[i] {
+				testRows = append(testRows, i)
+			} else {
+				trainRows = append(trainRows, i)
+			}
+		}
+		out[c] = ClassPaths{Class: c, Train: sc.Markers(xy, trainRows, Circle, 3), Test: sc.Markers(xy, testRows, Square, 3.5)}
+	}
+	return out
 }

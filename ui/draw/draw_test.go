@@ -264,3 +264,31 @@ func BenchmarkMarkers(b *testing.B) {
 		})
 	}
 }
+
+// Every learner has a look of its own: no two share colour, marker and
+// dash at once, and each shape's path data draws what it says.
+func TestMethodStyles(t *testing.T) {
+	seen := map[Style]string{}
+	for m, st := range styles {
+		if o, ok := seen[st]; ok {
+			t.Errorf("%s and %s are drawn alike: %+v", m, o, st)
+		}
+		seen[st] = m
+	}
+	sc := Scatter{Box: Box{W: 100, H: 100}, Unit: 1}
+	for _, c := range []struct {
+		shape int
+		want  string
+	}{
+		{Triangle, "M50.0 47.0L53.0 52.4L47.0 52.4z"},
+		{Diamond, "M50.0 47.0L53.0 50.0L50.0 53.0L47.0 50.0z"},
+		{Plus, "M47.0 50.0h6.0M50.0 47.0v6.0"},
+	} {
+		if got := sc.Markers([]float64{0, 0}, []int{0}, c.shape, 3); got != c.want {
+			t.Errorf("shape %d: %q, want %q", c.shape, got, c.want)
+		}
+	}
+	if MethodStyle("no such method").Colour == MethodStyle("fast").Colour {
+		t.Error("an unknown method looks like RML")
+	}
+}
