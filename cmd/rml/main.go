@@ -424,7 +424,8 @@ func (out *trainOutput) print(w io.Writer, file string, classes int) {
 	fmt.Fprintf(w, "eigenvalues  %s\n", fmtVec(out.Eigenvalues, 8))
 	if out.Collapsed {
 		fmt.Fprintf(w, "COLLAPSED    A = 0: no metric beats ignoring the data for this worst case, so every\n"+
-			"             distance is 0 and k-NN cannot use it. The budget Σq ≤ Nη binds; raise η or lower λ.\n")
+			"             distance is 0 and k-NN cannot use it. The budget Σq ≤ Nη binds. λ does not\n"+
+			"             change this (docs/math.md); raise η, or use triplets with less noise.\n")
 	}
 }
 
@@ -510,7 +511,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "RML   test error %.4f ± %.4f   (λ per split: %v)\n", rep.RMLMean, rep.RMLStd, rep.Lambdas)
 	if rep.Collapsed > 0 {
 		fmt.Fprintf(stdout, "COLLAPSED in %d of %d splits: the worst case gave A = 0, so those \"RML\" errors are a constant guess\n"+
-			"      (k-NN with every distance 0), not a learned metric's. Raise --eta or lower --lambda.\n", rep.Collapsed, *reps)
+			"      (k-NN with every distance 0), not a learned metric's. λ does not change a collapse; raise --eta.\n", rep.Collapsed, *reps)
 	}
 	fmt.Fprintf(stdout, "time  %.1fs\n", time.Since(start).Seconds())
 	return nil
