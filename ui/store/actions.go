@@ -38,8 +38,10 @@ type (
 	ReverseTriplet struct{ Index int }   // toggle: exchange its y and z
 	ClearEdits     struct{}
 	ApplyPreset    struct{ Key string }
-	Share          Shared                // a link or embed code was made (and perhaps copied)
-	Export         struct{ Kind string } // a download (see ui/export.go); the page writes it, the state does not change
+	FollowLink     struct{ Fragment string } // the address's fragment changed (a link followed in the same tab)
+	ToggleSeries   struct{ Name string }     // show or hide a learner's series in the sweep (by method name)
+	Share          Shared                    // a link or embed code was made (and perhaps copied)
+	Export         struct{ Kind string }     // a download (see ui/export.go); the page writes it, the state does not change
 )
 
 // Worker actions: what the worker said, or that it died.
@@ -90,6 +92,8 @@ func (DropTriplet) isAction()    {}
 func (ReverseTriplet) isAction() {}
 func (ClearEdits) isAction()     {}
 func (ApplyPreset) isAction()    {}
+func (FollowLink) isAction()     {}
+func (ToggleSeries) isAction()   {}
 func (Share) isAction()          {}
 func (Export) isAction()         {}
 func (WorkerReady) isAction()    {}

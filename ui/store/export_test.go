@@ -181,7 +181,7 @@ func TestSavedRunKeepsReading(t *testing.T) {
 		t.Fatalf("open: %+v %q", out, o.Message)
 	}
 	m := one(t, Reduce(o, Upload{Name: "other.csv", Text: "x,y\n1,a\n"}), protocol.KindLoad)
-	if m.Load.Label != "" || m.Load.Missing != "" || m.Load.Exclude != nil {
+	if m.Load.Label != "" || m.Load.Missing != "drop" || m.Load.Exclude != nil { // a new file's defaults
 		t.Errorf("another file read with the run's choices: %+v", m.Load)
 	}
 	o = ready(t)

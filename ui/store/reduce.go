@@ -1,8 +1,10 @@
 package store
 
 import (
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -11,6 +13,18 @@ import (
 // Reduce applies a to s and returns the requests to send to the worker. It
 // is the only code that changes a State.
 func Reduce(s *State, a Action) []protocol.Message {
+	msg := s.Message
+	s.at = ""
+	out := reduce(s, a)
+	// A message set by this action is shown where it said (at), else at
+	// the top; one it left alone stays where it was.
+	if s.Message != msg || s.at != "" {
+		s.MessageAt = s.at
+	}
+	return out
+}
+
+func reduce(s *State, a Action) []protocol.Message {
 	p := &s.Params
 	switch a := a.(type) {
 	case WorkerReady:
@@ -24,14 +38,21 @@ func Reduce(s *State, a Action) []protocol.Message {
 		if isRunFile(a.Name, a.Text) {
 			return s.openRun(a.Name, a.Text)
 		}
-		src := source{file: a.Name, csv: a.Text}
+		// Missing values drop their rows unless the user chooses otherwise
+		// (the notice counts them; refusing is one choice away): a file
+		// as people have them trains at once.
+		src := source{file: a.Name, csv: a.Text, read: Read{Missing: "drop"}}
 		if r := s.opening; r != nil && r.Dataset.File && r.Dataset.Name == a.Name {
 			// The file a saved run waits for: read as the run read it.
 			src.label, src.read = r.Label, r.Read
+		} else if prev := s.retry(); prev.dataset == "" && prev.file == a.Name {
+			// The same file again (edited, say): read as the user chose.
+			src.label, src.read = prev.label, prev.read
 		}
 		return s.load(src)
 	case UploadFailed:
 		s.setError(a.Message)
+		s.at = AtData
 	case ChooseLabel:
 		src := s.retry()
 		if src.dataset == "" && (s.Failed != nil || src.label != a.Column) {
@@ -48,6 +69,9 @@ func Reduce(s *State, a Action) []protocol.Message {
 		src.read = src.read.with(a.Column, a.Role)
 		return s.load(src)
 	case UploadTriplets:
+		// The file in use, if any, stays until the new one is read: a
+		// file that cannot be read replaces nothing (reply).
+		s.tripletsBefore = s.TripletFile
 		s.TripletFile = &TripletFile{Name: a.Name, CSV: a.Text}
 		return s.readTriplets(true)
 	case SetTripletsBy:
@@ -84,7 +108,25 @@ func Reduce(s *State, a Action) []protocol.Message {
 		p.Lambda = a.Value
 		return s.rerun()
 	case Train:
-		return s.train(false)
+		// Play after a pause goes on from where the run stopped (a warm
+		// start: the worker keeps its last solution for the same
+		// triplets); otherwise a run from scratch.
+		return s.train(s.Status == Stopped && s.Result != nil && s.ResultOf == s.RunID)
+	case FollowLink:
+		p, problems := DecodeURL(a.Fragment, DefaultParams)
+		if strings.TrimPrefix(a.Fragment, "#") == "" {
+			p, _ = DecodeURL("preset="+Presets[0].Key, DefaultParams)
+		}
+		if p.Dataset == "" {
+			p.Dataset = DefaultParams.Dataset
+		}
+		// The page keeps its layout (embed=, hide=): it was drawn for it.
+		p.View.Embed, p.View.Hide = s.Params.View.Embed, s.Params.View.Hide
+		out := s.applyParams(p, !p.View.Idle)
+		if len(problems) > 0 {
+			s.Message, s.Notice = "Some settings in the link were ignored: "+strings.Join(problems, "; ")+".", true
+		}
+		return out
 	case Pin:
 		s.pin(s.Result, nil)
 	case Unpin:
@@ -95,6 +137,12 @@ func Reduce(s *State, a Action) []protocol.Message {
 		return s.startCompare()
 	case SweepRun:
 		return s.startSweep(a.Axis)
+	case ToggleSeries:
+		if i := slices.Index(s.HiddenSeries, a.Name); i >= 0 {
+			s.HiddenSeries = slices.Delete(slices.Clone(s.HiddenSeries), i, i+1)
+		} else {
+			s.HiddenSeries = append(slices.Clone(s.HiddenSeries), a.Name)
+		}
 	case Step:
 		if s.Status == Running {
 			return nil
@@ -124,18 +172,9 @@ func Reduce(s *State, a Action) []protocol.Message {
 		if !ok {
 			return nil
 		}
-		s.Edits, s.Pinned, s.Sweep = Edits{}, nil, Sweep{}
-		old := *p
-		pr.apply(p)
-		var out []protocol.Message
-		if old.Dataset != p.Dataset || old.Seed != p.Seed || s.Data == nil {
-			out = s.load(s.current())
-		}
-		s.Pending = true
-		if s.CanTrain() {
-			return append(out, s.train(false)...)
-		}
-		return out
+		next := *p
+		pr.apply(&next)
+		return s.applyParams(next, true) // a lesson chosen is a lesson to watch
 	case Stop:
 		s.Pending = false
 		return s.abandonBatch()
@@ -197,7 +236,37 @@ func (s *State) setError(msg string) {
 
 func (s *State) clearRun() {
 	s.Status, s.Trace, s.Last, s.Result, s.awaiting = Idle, Trace{}, protocol.Progress{}, nil, false
+	s.Errors, s.Frame = ErrorTrace{}, nil
 	s.Version++
+}
+
+// applyParams makes next the settings, as a lesson or a link does: the
+// edits, pinned runs and sweep of the old settings go, the dataset is
+// loaded again if it changed, and if run, the new settings train at once.
+func (s *State) applyParams(next Params, run bool) []protocol.Message {
+	p := &s.Params
+	s.Edits, s.Pinned, s.Sweep = Edits{}, nil, Sweep{}
+	old := *p
+	*p = next
+	var out []protocol.Message
+	if old.Dataset != p.Dataset || old.Label != p.Label || old.Seed != p.Seed || s.Data == nil {
+		if p.Dataset == "" {
+			// A link cannot carry a file: the file loaded stays.
+			p.Dataset, p.Label = old.Dataset, old.Label
+		}
+		out = s.load(s.current())
+	} else {
+		out = s.abandonRun()
+	}
+	if !run {
+		s.Pending = false
+		return out
+	}
+	s.Pending = true
+	if s.CanTrain() {
+		return append(out, s.train(false)...)
+	}
+	return out
 }
 
 // source is what a load reads: a built-in dataset, or a file's text, with
@@ -362,8 +431,9 @@ func (s *State) show(id int, warm bool) {
 	if j := s.Job; j != nil && j.Kind == "step" && warm && len(s.Trace.Iters) > 0 {
 		s.Steps = int(s.Trace.Iters[len(s.Trace.Iters)-1])
 	} else {
-		s.Trace, s.Steps = Trace{}, 0
+		s.Trace, s.Errors, s.Steps = Trace{}, ErrorTrace{}, 0
 	}
+	s.Frame = nil
 }
 
 // request is the Train request for run id: the current settings, with
@@ -413,6 +483,9 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 				s.Notice, s.restarted = true, false
 			} else {
 				s.Message, s.Notice = d.Notice, d.Notice != ""
+				if d.Notice != "" {
+					s.at = AtData
+				}
 			}
 			s.opened(d)
 			if s.TripletFile != nil {
@@ -432,14 +505,21 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			s.Columns, s.Preview, s.Header, s.Table = e.Columns, e.Preview, e.Header, e.Table
 			s.setError(e.Message)
 			s.Pending = false
+			if s.Failed != nil {
+				s.at = AtData
+			}
 		}
 	case m.ID == s.RunID && (s.Status == Running || s.awaiting):
 		switch m.Kind {
 		case protocol.KindProgress:
 			s.progress(*m.Progress)
 			if st := m.Progress.Status; st != "" {
-				// The solver has stopped; the result's views follow.
-				s.finish(st)
+				// The solver has stopped; the result's views follow. A
+				// converged run waits for them to say "converged": it
+				// may have collapsed to A = 0, which only the result says.
+				if st != spec.Converged {
+					s.finish(st)
+				}
 				s.awaiting = true
 			}
 		case protocol.KindResult:
@@ -448,7 +528,17 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			s.Result, s.ResultOf = r, m.ID
 			s.Version++
 			s.awaiting = false
+			s.Frame = nil
+			e := r.ErrLearn
+			if r.Collapsed {
+				e = math.NaN()
+			}
+			s.Errors.Iters = append(s.Errors.Iters, float64(r.Iter+s.Steps))
+			s.Errors.Errs = append(s.Errors.Errs, e)
 			s.finish(r.Status)
+			if r.Collapsed && s.Status == Converged {
+				s.Status = Collapsed
+			}
 			if j := s.Job; j != nil && j.Kind == "step" {
 				// A step ends at its iteration count by design: no notice.
 				s.Message, s.Notice = "", false
@@ -473,8 +563,11 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 		switch m.Kind {
 		case protocol.KindTripletSet:
 			t := m.TripletSet
-			s.Triplets = t
+			s.Triplets, s.tripletsBefore = t, nil
 			msg := t.FileName + ": " + strconv.Itoa(t.Count) + " triplets read"
+			if t.Dropped > 0 {
+				msg += "; " + strconv.Itoa(t.Dropped) + " more name a row dropped for a missing value and are left out"
+			}
 			if t.HeldOut > 0 {
 				msg += "; " + strconv.Itoa(t.HeldOut) + " touch a row held out for the test error and are left out, so " + strconv.Itoa(t.Used) + " train"
 			}
@@ -486,12 +579,25 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 				}
 			}
 			s.Message, s.Notice = msg+".", true
+			s.at = AtSide
 		case protocol.KindError:
-			// The labels' triplets stay in use; the file is kept, so that
-			// another way of naming rows can be tried.
-			s.Triplets, s.FromFile = nil, false
-			s.setError(m.Error.Message)
+			// A new file that cannot be read replaces nothing: the file in
+			// use before it (whose triplets the worker still holds) stays,
+			// and the message says so. A file read again that now fails
+			// (another way of naming rows, another split) leaves the
+			// labels' triplets in use and is kept, so that another way can
+			// be tried.
+			msg := m.Error.Message
+			if s.tripletsFirst && s.tripletsBefore != nil && s.Triplets != nil {
+				msg += ". The triplets of " + s.tripletsBefore.Name + " stay in use."
+				s.TripletFile, s.tripletsBefore = s.tripletsBefore, nil
+			} else {
+				s.Triplets, s.FromFile = nil, false
+				msg += ". The labels' triplets are used."
+			}
+			s.setError(msg)
 			s.Pending = false
+			s.at = AtSide
 		}
 	case m.ID == 0 && m.Kind == protocol.KindError:
 		s.setError(m.Error.Message)
@@ -548,8 +654,12 @@ func (s *State) opened(d *protocol.Dataset) {
 	s.RunID = s.id()
 	s.ResultOf = s.RunID
 	s.Result, s.Trace, s.Last, s.Edits = r.Result, r.Trace, r.Result.Progress, r.Edits
+	s.Errors, s.Frame = ErrorTrace{}, nil
 	s.Version++
 	s.finish(r.Result.Status)
+	if r.Result.Collapsed && s.Status == Converged {
+		s.Status = Collapsed
+	}
 	s.Pending = false
 	s.Message, s.Notice = "Opened the saved run: "+r.Method+" on "+d.Name+", "+strconv.Itoa(r.Iterations)+" iterations.", true
 }
@@ -588,6 +698,11 @@ func (s *State) progress(p protocol.Progress) {
 	}
 	s.Trace.Iters = append(s.Trace.Iters, p.Iters...)
 	s.Trace.Gaps = append(s.Trace.Gaps, p.Gaps...)
+	if len(p.Frame) > 0 {
+		s.Frame = &Frame{Iter: p.FrameIter + s.Steps, Err: p.FrameErr, XY: p.Frame}
+		s.Errors.Iters = append(s.Errors.Iters, float64(s.Frame.Iter))
+		s.Errors.Errs = append(s.Errors.Errs, p.FrameErr)
+	}
 	s.Last = p
-	s.Last.Iters, s.Last.Gaps = nil, nil
+	s.Last.Iters, s.Last.Gaps, s.Last.Frame = nil, nil, nil
 }

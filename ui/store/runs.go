@@ -51,10 +51,12 @@ type Run struct {
 	Result *protocol.Result
 	Trace  Trace
 	// ID tells the pinned runs apart (the same result may be pinned
-	// twice), and Colour is its index in draw.Palette: both stay with the
-	// run when the columns move, so that the Compare panel redraws only
-	// what changed (a Compare's last run sorts its columns).
-	ID, Colour int
+	// twice), and Mark is a number no other pinned run has: the Compare
+	// panel draws a run in its method's colour, and tells two runs of one
+	// method apart by their marks. Both stay with the run when the
+	// columns move, so that the panel redraws only what changed (a
+	// Compare's last run sorts its columns).
+	ID, Mark int
 }
 
 // Job is one queued run: the current settings with these changed.
@@ -81,18 +83,14 @@ type Sweep struct {
 // Ordered returns the points along the axis's grid (SweepEtas or
 // SweepFlips), in the order the runs ended where they share a value.
 func (sw Sweep) Ordered() []SweepPoint {
-	grid := SweepEtas
-	if sw.Axis == "flip" {
-		grid = SweepFlips
-	}
-	at := func(x float64) int {
-		if i := slices.Index(grid, x); i >= 0 {
-			return i
-		}
-		return len(grid)
-	}
+	desc := sw.Axis != "flip" // η from 1 down, as SweepEtas
 	pts := slices.Clone(sw.Points)
-	slices.SortStableFunc(pts, func(a, b SweepPoint) int { return at(a.X) - at(b.X) })
+	slices.SortStableFunc(pts, func(a, b SweepPoint) int {
+		if desc {
+			return cmp.Compare(b.X, a.X)
+		}
+		return cmp.Compare(a.X, b.X)
+	})
 	return pts
 }
 
@@ -159,33 +157,29 @@ func (s *State) startCompare() []protocol.Message {
 
 // startSweep queues a sweep over η (the chosen method and the best case at
 // each η, LMNN and Xing once: they do not depend on η) or over the noise
-// rate (every method at each rate).
+// rate (every method at each rate). The axis's grid takes the current
+// value too, if it is not on it.
 //
-// The η sweep's order balances two workers: first the chosen method's
-// chain (η = 1 cold, each lower η warm from the last: one worker's work,
-// and the longest), then the best case at η = 0.9, then LMNN and Xing,
-// then the best case from η = 0.8 down, and its η = 1 last: the last job
-// runs on the first worker (pick), and with the best case's start kept
-// (core) η = 1 is its cheapest run. The best case at η = 0.9 comes first
-// on the second worker so that the start it solves is back, and handed to
-// the first worker (dispatch), well before the chain ends there: in a
-// measured 2-worker timeline of Wine's noise lesson (docs/figures.md) that
-// run, start included, took 152 ms and the chain 319, while LMNN and Xing
-// before it would have taken 125 ms more, a near tie. On that lesson,
-// LMNN, Xing and the best cases before the chain left the first worker
-// alone at the end (another measured timeline). A sweep run
-// again on the same dataset then orders the runs between the chain and
-// the last by the seconds each took the last time, longest first
-// (longestFirst).
+// Every run starts from scratch, as Train does, and the last is the chosen
+// method at the current settings, on the first worker (pick): so the
+// sweep's point at the current settings is Train's result there, to the
+// bit, the views end on it as Train would leave them, and Step goes on
+// from it. (A chain warm-started from η = 1 down was quicker, but its runs
+// stopped elsewhere within the tolerance than Train's: on the η lesson
+// 8.3 % at η = 0.7 where Train gives 4.2 %.) The best case runs to the
+// chosen method's tolerance, so that at η = 1, where it trusts every
+// triplet and is the hinge problem (core), it is the chosen method's
+// answer there. The runs between the first and the last are ordered by
+// longestFirst.
 func (s *State) startSweep(axis string) []protocol.Message {
 	if !s.needData() {
 		return nil
 	}
 	p := s.Params
 	var jobs []Job
-	add := func(m string, eta, flip float64, warm bool) {
-		j := Job{Kind: "sweep", Method: m, Eta: eta, Flip: flip, Tol: max(p.Tol, CompareTol), Warm: warm}
-		if m == p.Method {
+	add := func(m string, eta, flip float64) {
+		j := Job{Kind: "sweep", Method: m, Eta: eta, Flip: flip, Tol: max(p.Tol, CompareTol)}
+		if m == p.Method || m == spec.BestCase {
 			j.Tol = p.Tol
 		}
 		if m == spec.LMNN {
@@ -195,27 +189,47 @@ func (s *State) startSweep(axis string) []protocol.Message {
 	}
 	switch axis {
 	case "eta":
-		for i, e := range SweepEtas {
-			add(p.Method, e, p.Flip, i > 0) // warm from the last η's solution
-		}
-		add(spec.BestCase, SweepEtas[1], p.Flip, false)
-		add(spec.LMNN, p.Eta, p.Flip, false)
-		add(spec.Xing, p.Eta, p.Flip, false)
-		for _, e := range SweepEtas[2:] {
-			add(spec.BestCase, e, p.Flip, false)
-		}
-		add(spec.BestCase, SweepEtas[0], p.Flip, false)
-	default:
-		axis = "flip"
-		for _, f := range SweepFlips {
-			for _, m := range append([]string{p.Method}, spec.LMNN, spec.Xing, spec.BestCase) {
-				add(m, p.Eta, f, false)
+		grid := gridWith(SweepEtas, p.Eta)
+		for _, e := range grid {
+			if e != p.Eta {
+				add(p.Method, e, p.Flip)
 			}
 		}
+		for _, e := range grid {
+			add(spec.BestCase, e, p.Flip)
+		}
+		add(spec.LMNN, p.Eta, p.Flip)
+		add(spec.Xing, p.Eta, p.Flip)
+		add(p.Method, p.Eta, p.Flip)
+	default:
+		axis = "flip"
+		for _, f := range gridWith(SweepFlips, p.Flip) {
+			for _, m := range []string{spec.LMNN, spec.Xing, spec.BestCase, p.Method} {
+				if m != p.Method || f != p.Flip {
+					add(m, p.Eta, f)
+				}
+			}
+		}
+		add(p.Method, p.Eta, p.Flip)
 	}
 	s.longestFirst(jobs)
 	s.Sweep = Sweep{Axis: axis, Total: len(jobs)}
 	return s.startBatch(jobs)
+}
+
+// gridWith is grid with v among its values, in order (descending for η,
+// ascending for the noise: grid's own order).
+func gridWith(grid []float64, v float64) []float64 {
+	if slices.Contains(grid, v) {
+		return grid
+	}
+	out := append(slices.Clone(grid), v)
+	if grid[0] > grid[len(grid)-1] {
+		slices.SortFunc(out, func(a, b float64) int { return cmp.Compare(b, a) })
+	} else {
+		slices.Sort(out)
+	}
+	return out
 }
 
 // jobKey names a sweep's run across sweeps of the same dataset.
@@ -474,15 +488,15 @@ func (s *State) pin(r *protocol.Result, j *Job) {
 		s.Pinned = s.Pinned[len(s.Pinned)-MaxPinned+1:]
 	}
 	s.pins++
-	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace, ID: s.pins, Colour: freeColour(s.Pinned)})
+	s.Pinned = append(s.Pinned, Run{Params: p, Result: r, Trace: s.Trace, ID: s.pins, Mark: freeMark(s.Pinned)})
 }
 
-// freeColour is the lowest colour index that none of runs has: runs holds
-// fewer than MaxPinned, so it is below MaxPinned, and the palette has more
-// colours than that (ui/store TestCompareQueue checks they differ).
-func freeColour(runs []Run) int {
+// freeMark is the lowest mark that none of runs has: runs holds fewer
+// than MaxPinned, so it is below MaxPinned (ui/store TestCompareQueue
+// checks they differ).
+func freeMark(runs []Run) int {
 	for c := 0; ; c++ {
-		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Colour == c }) {
+		if !slices.ContainsFunc(runs, func(r Run) bool { return r.Mark == c }) {
 			return c
 		}
 	}

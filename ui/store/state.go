@@ -19,6 +19,9 @@ const (
 	Idle      Status = "idle"
 	Running   Status = "running"
 	Converged Status = spec.Converged
+	// Collapsed: the run converged to A = 0, the worst case's "no metric
+	// beats trusting none": never shown as a plain "converged".
+	Collapsed Status = "collapsed"
 	Stopped   Status = spec.Stopped
 	Error     Status = "error"
 )
@@ -42,9 +45,11 @@ type Params struct {
 // View is how the page shows itself, not what it computes: a lesson leaves
 // it alone.
 type View struct {
-	Embed   bool   // compact, for an iframe: results first, settings folded
-	Hide    string // panels and controls not shown: names from Hideable, comma-separated, in its order
-	Autorun bool   // train as soon as the data is loaded
+	Embed bool   // compact, for an iframe: results first, settings folded
+	Hide  string // panels and controls not shown: names from Hideable, comma-separated, in its order
+	// Idle (autorun=0) opens the page waiting for Train; by default every
+	// link, a reload and an embed train at once.
+	Idle bool
 }
 
 // Hideable are the names hide= takes: the panels, then single controls.
@@ -98,18 +103,22 @@ type State struct {
 	TripletsLoading bool
 	tripletsID      int
 	tripletsFirst   bool
+	tripletsBefore  *TripletFile // the file in use while a new one is read
 
-	Status   Status
-	RunID    int // request id of the current or last run
-	Trace    Trace
-	Last     protocol.Progress // the latest progress
-	Result   *protocol.Result  // the last finished run
-	ResultOf int               // the run id Result belongs to
-	Version  int               // counts results, for components that redraw only on a new one
-	Pending  bool              // a run waits for the dataset to load
-	Message  string
-	Notice   bool // Message is a notice, not an error
-	Restarts int  // times the worker was restarted
+	Status    Status
+	RunID     int // request id of the current or last run
+	Trace     Trace
+	Errors    ErrorTrace        // the learned metric's test error over the run (frames, then the result)
+	Frame     *Frame            // the learned view of the run going on, its latest frame; nil when none
+	Last      protocol.Progress // the latest progress
+	Result    *protocol.Result  // the last finished run
+	ResultOf  int               // the run id Result belongs to
+	Version   int               // counts results, for components that redraw only on a new one
+	Pending   bool              // a run waits for the dataset to load
+	Message   string
+	Notice    bool   // Message is a notice, not an error
+	MessageAt string // where Message is shown: AtTop, or beside the file it is about (AtData, AtSide)
+	Restarts  int    // times the worker was restarted
 
 	Pinned     []Run // runs kept as columns (Pin, Compare)
 	Queue      []Job // the jobs of a Compare, a sweep or Step after the current one
@@ -117,23 +126,35 @@ type State struct {
 	Helpers    []int // lanes of the helper workers that hold the current data
 	HelperRuns int   // runs started on a helper, for the figures and tests
 	Sweep      Sweep
-	Edits      Edits                      // triplets dropped or reversed by the user
-	Steps      int                        // iterations done by Step since the last full run
-	Shared     *Shared                    // the last link or embed code given by Copy link / Copy embed code
-	opening    *SavedRun                  // a saved run waiting for its dataset to load
-	batch      []Job                      // the batch Job and Queue point into (runs.go)
-	cur        int                        // the index of Job in batch
-	inflight   map[int]int                // batch runs not yet ended: id → lane
-	held       map[int][]protocol.Message // messages of batch runs ahead of the cursor
-	took       map[jobKey]float64         // seconds each sweep run took last, for longestFirst
-	start      protocol.Start             // the best-case start a batch run solved last (Result.Start)
-	startLanes map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
-	startFlip  float64                    // the noise rate of the run that solved it
-	nextID     int
-	pins       int  // runs pinned so far: the next pinned run's ID
-	awaiting   bool // the run has ended; its result is on the way
-	restarted  bool // the message says the worker was restarted; keep it past the reload
+	// HiddenSeries are the learners whose series the sweep's legend hid.
+	HiddenSeries []string
+	Edits        Edits                      // triplets dropped or reversed by the user
+	Steps        int                        // iterations done by Step since the last full run
+	Shared       *Shared                    // the last link or embed code given by Copy link / Copy embed code
+	opening      *SavedRun                  // a saved run waiting for its dataset to load
+	batch        []Job                      // the batch Job and Queue point into (runs.go)
+	cur          int                        // the index of Job in batch
+	inflight     map[int]int                // batch runs not yet ended: id → lane
+	held         map[int][]protocol.Message // messages of batch runs ahead of the cursor
+	took         map[jobKey]float64         // seconds each sweep run took last, for longestFirst
+	start        protocol.Start             // the best-case start a batch run solved last (Result.Start)
+	startLanes   map[int]bool               // the lanes that have it: the one that solved it, those it was sent to
+	startFlip    float64                    // the noise rate of the run that solved it
+	nextID       int
+	pins         int    // runs pinned so far: the next pinned run's ID
+	awaiting     bool   // the run has ended; its result is on the way
+	restarted    bool   // the message says the worker was restarted; keep it past the reload
+	at           string // where this action's message goes (Reduce sets MessageAt from it)
 }
+
+// Where the page shows its message: at the top, or in the panel of the
+// file it is about (a data file's errors and notes in the Data panel, a
+// triplet file's in the side-information panel).
+const (
+	AtTop  = ""
+	AtData = "data"
+	AtSide = "side"
+)
 
 // Shared is a link or an embed snippet the page gave out.
 type Shared struct {
@@ -169,12 +190,35 @@ type Trace struct {
 	Gaps  []float64
 }
 
-// Rate is the run's iterations per second so far (0 before any progress).
+// ErrorTrace is the learned metric's 5-NN test error against the
+// iteration: one point a frame of the run, and the result's last. Errs is
+// NaN where the metric was zero to rounding (A = 0 has no learned error).
+type ErrorTrace struct {
+	Iters []float64
+	Errs  []float64
+}
+
+// Frame is the learned view of a run going on: every row's place under
+// its metric at iteration Iter (protocol.Progress.Frame), and that
+// metric's test error (NaN at A = 0).
+type Frame struct {
+	Iter int
+	Err  float64
+	XY   []float64
+}
+
+// rateWindow is the least time a rate is measured over, in seconds: a
+// step of one iteration takes microseconds, and its "rate" said nothing.
+const rateWindow = 0.2
+
+// Rate is the run's iterations per second so far: its own iterations
+// (a step's, not those of the runs it continues) over its own time; 0
+// before it has run rateWindow.
 func (s *State) Rate() float64 {
-	if s.Last.Seconds <= 0 {
+	if s.Last.Seconds < rateWindow {
 		return 0
 	}
-	return float64(s.Last.Iter) / s.Last.Seconds
+	return float64(s.Last.Iter-s.Steps) / s.Last.Seconds
 }
 
 // CanTrain says whether Train is enabled.

@@ -49,9 +49,10 @@ func TestTrainRun(t *testing.T) {
 	if s.Last.Iter != 2 || len(s.Trace.Iters) != 2 || s.Rate() != 4 {
 		t.Fatalf("progress: %+v %+v rate %v", s.Last, s.Trace, s.Rate())
 	}
-	// The final progress ends the run at once; the result follows.
+	// The final progress brings the rest of the curve; a converged run
+	// says so with its result, which may say it collapsed to A = 0.
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Status: "converged", Iter: 3, Gap: 1e-7, Iters: []float64{3}, Gaps: []float64{1e-7}}}})
-	if s.Status != Converged || s.Result != nil || !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) {
+	if s.Status != Running || s.Result != nil || !reflect.DeepEqual(s.Trace.Iters, []float64{1, 2, 3}) {
 		t.Fatalf("final progress: %v %+v", s.Status, s.Trace)
 	}
 	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 3, Gap: 1e-7}}
@@ -198,7 +199,7 @@ func TestSeedReloads(t *testing.T) {
 
 func TestURLRoundTrip(t *testing.T) {
 	p := Params{Dataset: "Synthetic: 2 signal + 18 noise", Label: "a&b=c", KSame: 4, KDiff: 2, Flip: 0.15, Eta: 0.85, Lambda: 0.125, Method: "nesterov", Tol: 1e-9, Seed: 18446744073709551615,
-		View: View{Embed: true, Hide: "lesson,params,eta", Autorun: true}}
+		View: View{Embed: true, Hide: "lesson,params,eta", Idle: true}}
 	got, problems := DecodeURL("#"+EncodeURL(p), DefaultParams)
 	if len(problems) != 0 || got != p {
 		t.Fatalf("round trip: %+v %v", got, problems)
@@ -232,9 +233,9 @@ func TestURLView(t *testing.T) {
 	if s := EncodeURL(DefaultParams); strings.Contains(s, "embed") || strings.Contains(s, "hide") || strings.Contains(s, "autorun") {
 		t.Errorf("defaults write view keys: %s", s)
 	}
-	p, problems := DecodeURL("#embed=1&autorun=1&hide=eta,%20params,eta,bogus,,lesson&preset=eta", DefaultParams)
+	p, problems := DecodeURL("#embed=1&autorun=0&hide=eta,%20params,eta,bogus,,lesson&preset=eta", DefaultParams)
 	want := Presets[2].Params
-	want.Preset, want.View = "eta", View{Embed: true, Autorun: true, Hide: "lesson,params,eta"}
+	want.Preset, want.View = "eta", View{Embed: true, Idle: true, Hide: "lesson,params,eta"}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -310,17 +311,17 @@ func TestCompareQueue(t *testing.T) {
 	if s.Result == nil || s.Result.Method != "fast" || s.Result != s.Pinned[0].Result {
 		t.Errorf("after Compare the views show %+v, not the chosen method's run", s.Result)
 	}
-	// Each column keeps the ID and colour it was pinned with when the last
-	// run sorts them (the panel keys its cells by the ID and colours the
-	// swatch and curve by the colour): pinned
+	// Each column keeps the ID and mark it was pinned with when the last
+	// run sorts them (the panel keys its cells by the ID and marks the
+	// swatch and curve by the mark): pinned
 	// in the order they ran, the chosen method's (last, first column) has
-	// the fifth ID and colour, the others the first four.
-	var ids, colours []int
+	// the fifth ID and mark, the others the first four.
+	var ids, marks []int
 	for _, r := range s.Pinned {
-		ids, colours = append(ids, r.ID), append(colours, r.Colour)
+		ids, marks = append(ids, r.ID), append(marks, r.Mark)
 	}
-	if !reflect.DeepEqual(ids, []int{5, 2, 3, 4, 1}) || !reflect.DeepEqual(colours, []int{4, 1, 2, 3, 0}) {
-		t.Errorf("after Compare: IDs %v, colours %v", ids, colours)
+	if !reflect.DeepEqual(ids, []int{5, 2, 3, 4, 1}) || !reflect.DeepEqual(marks, []int{4, 1, 2, 3, 0}) {
+		t.Errorf("after Compare: IDs %v, marks %v", ids, marks)
 	}
 	// A second Compare: its own columns after the first's, the chosen
 	// method's first among them, the oldest dropped beyond MaxPinned.
@@ -340,17 +341,17 @@ func TestCompareQueue(t *testing.T) {
 	if !reflect.DeepEqual(cols, []string{"bestcase", "fast", "lmnn", "xing", "euclid", "bestcase"}) || s.Pinned[0].Result != first[4].Result {
 		t.Errorf("after a second Compare: %v", cols)
 	}
-	// The first Compare's best case stays, with its colour (0); the new
-	// columns take the colours the dropped ones freed, no two alike.
+	// The first Compare's best case stays, with its mark (0); the new
+	// columns take the marks the dropped ones freed, no two alike.
 	seen := map[int]bool{}
 	for _, r := range s.Pinned {
-		if seen[r.Colour] || r.Colour >= MaxPinned {
-			t.Errorf("after a second Compare, colour %d twice or out of range: %+v", r.Colour, s.Pinned)
+		if seen[r.Mark] || r.Mark >= MaxPinned {
+			t.Errorf("after a second Compare, mark %d twice or out of range: %+v", r.Mark, s.Pinned)
 		}
-		seen[r.Colour] = true
+		seen[r.Mark] = true
 	}
-	if s.Pinned[0].Colour != 0 || s.Pinned[0].ID != 1 {
-		t.Errorf("the kept column lost its ID or colour: %d, %d", s.Pinned[0].ID, s.Pinned[0].Colour)
+	if s.Pinned[0].Mark != 0 || s.Pinned[0].ID != 1 {
+		t.Errorf("the kept column lost its ID or mark: %d, %d", s.Pinned[0].ID, s.Pinned[0].Mark)
 	}
 	s.Pinned = first
 	// Stop in the middle of a second Compare: nothing more is started.
@@ -370,37 +371,43 @@ func TestCompareQueue(t *testing.T) {
 	}
 }
 
-// The η sweep runs LMNN and Xing once, then the chosen method down the η
-// grid (warm after the first) and the best case at each η; each result is
-// a point.
+// The η sweep runs the chosen method and the best case at each η, LMNN
+// and Xing once, every run from scratch; each result is a point. Its last
+// run is the chosen method at the current settings, asked for as Train
+// asks (so its point is Train's result, and the views end on it), and the
+// best case runs to the same tolerance (at η = 1 it is then the chosen
+// method's answer: core's TestBestCaseEtaOne). A current η off the grid
+// joins it.
 func TestSweepQueue(t *testing.T) {
 	s := ready(t)
+	train := one(t, Reduce(ready(t), Train{}), protocol.KindTrain).Train
 	m := one(t, Reduce(s, SweepRun{"eta"}), protocol.KindTrain)
 	n := 0
+	var last *protocol.Train
 	for {
 		n++
+		if m.Train.Warm || !m.Train.Batch {
+			t.Errorf("the sweep's run of %s at η = %v: warm %v, batch %v; want cold, batch", m.Train.Method, m.Train.Eta, m.Train.Warm, m.Train.Batch)
+		}
+		if m.Train.Method == spec.BestCase && m.Train.Tol != train.Tol {
+			t.Errorf("the best case at η = %v runs to %g, the chosen method to %g", m.Train.Eta, m.Train.Tol, train.Tol)
+		}
+		last = m.Train
 		out := finish(s, m, 5)
 		if len(out) == 0 {
 			break
 		}
-		next := one(t, out, protocol.KindTrain)
-		if next.Train.Method == "fast" && next.Train.Eta < 1 && !next.Train.Warm {
-			t.Errorf("η = %v not warm", next.Train.Eta)
-		}
-		if !next.Train.Batch {
-			t.Errorf("the sweep's run of %s at η = %v not marked Batch", next.Train.Method, next.Train.Eta)
-		}
-		m = next
+		m = one(t, out, protocol.KindTrain)
 	}
 	if want := 2 + 2*len(SweepEtas); n != want || len(s.Sweep.Points) != want || s.Sweep.Total != want || s.Sweep.Axis != "eta" {
 		t.Fatalf("%d runs, %d points; want %d", n, len(s.Sweep.Points), want)
 	}
-	// The chain first, the best case's η = 1 last (startSweep); Ordered
-	// puts every method's points along the grid.
-	if p := s.Sweep.Points[0]; p.Method != "fast" || p.X != 1 {
-		t.Errorf("first point %+v", p)
+	asTrain := *last
+	asTrain.Batch = false
+	if !reflect.DeepEqual(&asTrain, train) {
+		t.Errorf("the sweep's last run %+v; Train asks %+v", last, train)
 	}
-	if p := s.Sweep.Points[len(s.Sweep.Points)-1]; p.Method != spec.BestCase || p.X != 1 {
+	if p := s.Sweep.Points[len(s.Sweep.Points)-1]; p.Method != "fast" || p.X != s.Params.Eta {
 		t.Errorf("last point %+v", p)
 	}
 	var fast, best []float64
@@ -418,6 +425,13 @@ func TestSweepQueue(t *testing.T) {
 	m = one(t, Reduce(s, SweepRun{"flip"}), protocol.KindTrain)
 	if m.Train.Flip != SweepFlips[0] || s.Sweep.Total != len(SweepFlips)*4 || len(s.Sweep.Points) != 0 {
 		t.Errorf("noise sweep: %+v, total %d", m.Train, s.Sweep.Total)
+	}
+	// η = 0.85, off the grid, joins it.
+	s = ready(t)
+	Reduce(s, SetEta{0.85})
+	Reduce(s, SweepRun{"eta"})
+	if want := 2 + 2*(len(SweepEtas)+1); s.Sweep.Total != want {
+		t.Errorf("η sweep at η = 0.85: %d runs, want %d", s.Sweep.Total, want)
 	}
 }
 
@@ -581,7 +595,7 @@ func TestTrainLMNNCapped(t *testing.T) {
 	}
 }
 
-// A sweep run again on the same dataset starts the runs between the chain
+// A sweep run again on the same dataset starts the runs between the first
 // and the last by the seconds each took the last time, longest first; a
 // sweep of another dataset keeps the fixed order.
 func TestSweepLongestFirst(t *testing.T) {
@@ -603,13 +617,13 @@ func TestSweepLongestFirst(t *testing.T) {
 		}
 	}
 	fixed := sweep()
-	want := []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "bestcase@0.9", "lmnn@0.8", "xing@0.8",
-		"bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "bestcase@1"}
+	want := []string{"fast@1", "fast@0.9", "fast@0.7", "fast@0.6", "fast@0.5", "bestcase@1", "bestcase@0.9",
+		"bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "lmnn@0.8", "xing@0.8", "fast@0.8"}
 	if !slices.Equal(fixed, want) {
 		t.Fatalf("first sweep ran %v, want %v", fixed, want)
 	}
-	want = []string{"fast@1", "fast@0.9", "fast@0.8", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8",
-		"bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "xing@0.8", "bestcase@1"}
+	want = []string{"fast@1", "fast@0.9", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8",
+		"bestcase@1", "bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "xing@0.8", "fast@0.8"}
 	if again := sweep(); !slices.Equal(again, want) {
 		t.Errorf("the sweep again ran %v, want %v", again, want)
 	}

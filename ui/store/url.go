@@ -122,7 +122,25 @@ var fields = []field{
 			}
 			return nil
 		}},
-	boolField("autorun", func(p *Params) *bool { return &p.View.Autorun }),
+	// Off by default: written as autorun=0 when the page is to wait.
+	{"autorun",
+		func(p *Params) string {
+			if p.View.Idle {
+				return "0"
+			}
+			return ""
+		},
+		func(p *Params, s string) error {
+			switch s {
+			case "1", "true":
+				p.View.Idle = false
+			case "0", "false":
+				p.View.Idle = true
+			default:
+				return errors.New("autorun=" + strconv.Quote(s) + ": expected 1 or 0")
+			}
+			return nil
+		}},
 }
 
 // boolField is a switch: written as 1 when on, left out when off; read
@@ -200,13 +218,14 @@ func DecodeURL(fragment string, base Params) (Params, []string) {
 	return p, problems
 }
 
-// escape percent-encodes all but unreserved characters (RFC 3986).
+// escape percent-encodes all but unreserved characters (RFC 3986) and the
+// comma, which a fragment may hold as it is and hide= lists with.
 func escape(s string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~,", c) >= 0 {
 			b.WriteByte(c)
 			continue
 		}
