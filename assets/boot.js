@@ -24,7 +24,8 @@
   WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
     .then((r) => go.run(r.instance))
     .catch((err) => {
-      const p = document.getElementById('boot');
+      const p = document.getElementById('boot'), first = document.getElementById('first');
+      if (first) first.remove(); // the static first screen: nothing in it works without the app
       if (p) p.textContent = 'The page could not start: ' + err + '. Run ./build.sh (or go run serve.go) and reload.';
     });
 
@@ -68,15 +69,22 @@
   // Embedded (in an iframe): post this page's height to the parent as
   // { type: 'rml-height', height } (CSS pixels), whenever it changes, so
   // that the course page can size the iframe (README, "Embed").
+  // The height is the document's laid-out height, posted once per frame
+  // at most and never 0 (before the page is drawn there is nothing to
+  // show): the frame's own height never enters the page's layout, so
+  // setting it cannot make the height swing back and forth.
   if (window.parent !== window) {
-    let last = -1;
+    let last = -1, due = false;
     const post = () => {
+      due = false;
       const h = Math.ceil(document.documentElement.getBoundingClientRect().height);
-      if (h !== last) {
+      if (h > 0 && h !== last) {
         last = h;
         window.parent.postMessage({ type: 'rml-height', height: h }, '*');
       }
     };
-    new ResizeObserver(post).observe(document.documentElement);
+    new ResizeObserver(() => {
+      if (!due) { due = true; requestAnimationFrame(post); }
+    }).observe(document.documentElement);
   }
 })();

@@ -33,19 +33,30 @@ func messyCSV(withHoles bool) string {
 	return b.String()
 }
 
-// A real-world file: refused at first with the line of the first missing
-// value, while Iris stays loaded and Train says so; then read by the
-// user's choices (fill missing values with the training mean, one-hot the
-// category, the id column as ids, b left out), and trained.
+// A real-world file: read at once, its rows with missing values dropped
+// and counted beside the file; refused on request with the line of the
+// first missing value, the file before it staying loaded and Train saying
+// so; then read by the user's choices (fill missing values with the
+// training mean, one-hot the category, the id column as ids, b left out),
+// and trained.
 func TestMessyFile(t *testing.T) {
 	p := open(t, "")
 	p.waitTrainEnabled()
-	p.upload(writeCSV(t, "patients.csv", messyCSV(true)))
+	p.uploadLoaded("patients.csv", messyCSV(true))
+	if m := p.text("message"); !strings.Contains(m, "4 rows with missing values were dropped") {
+		t.Errorf("notice %q", m)
+	}
+	var inData bool
+	p.eval(`!!document.querySelector('.panel.data [data-testid="message"]')`, &inData)
+	if !inData {
+		t.Error("the file's notice is not in the Data panel, beside the file")
+	}
+	p.set("missing", "")
 	p.poll(`document.querySelector('[data-testid="status"]').textContent === "error"`, 10*time.Second)
 	if m := p.text("message"); !strings.Contains(m, `line 5, column 4 ("a"): missing value "NA"`) {
 		t.Errorf("message %q", m)
 	}
-	if b, f := p.text("train"), p.text("failed-file"); b != "Train Iris (still loaded)" || !strings.Contains(f, "Iris stays loaded, and Train trains it") {
+	if b, f := p.text("train"), p.text("failed-file"); b != "Train patients.csv (still loaded)" || !strings.Contains(f, "patients.csv stays loaded, and Train trains it") {
 		t.Errorf("Train %q, note %q", b, f)
 	}
 	if c := p.text("missing-count"); !strings.Contains(c, "4 missing cells") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,35 +16,43 @@ import (
 )
 
 // A course page on another origin (a second loopback port) embeds the
-// widget with embed=1&autorun=1&hide=…, as the README shows: the widget
-// trains by itself, the hidden panels and controls are not in it, the
-// results come before the folded settings, and the parent receives the
-// widget's height and sizes the frame with it.
+// widget as the page's "Copy embed code" gives it, in a column 320, 500
+// and 760 px wide: the widget trains by itself, the hidden controls are
+// not in it, the stage comes before the fold, and the snippet's script
+// sizes the frame to the widget's height: never 0, and settling on one
+// height rather than swinging between two.
 func TestEmbed(t *testing.T) {
 	origin := strings.TrimSuffix(baseURL, "/")
-	src := baseURL + "#data=Wine&embed=1&autorun=1&hide=lesson,guide,params,upload,noise"
+	g := open(t, "#data=Wine&hide=lesson,guide,params,upload,noise",
+		browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(origin))
+	g.click("copy-embed")
+	g.poll(`!!document.querySelector('[data-testid="embed-code"]')`, 5*time.Second)
+	var snippet string
+	g.eval(`document.querySelector('[data-testid="embed-code"]').value`, &snippet)
+	if !strings.Contains(snippet, `class="rml-widget"`) || !strings.Contains(snippet, "<script>") || strings.Contains(snippet, "autorun") {
+		t.Fatalf("embed code %q", snippet)
+	}
+	for _, width := range []int{320, 500, 760} {
+		t.Run(strconv.Itoa(width), func(t *testing.T) { embedAt(t, origin, snippet, width) })
+	}
+}
+
+func embedAt(t *testing.T, origin, snippet string, width int) {
 	course := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		// The README's snippet, with the widget's origin.
-		fmt.Fprintf(w, `<!doctype html><html lang="en"><title>Week 5: metrics</title><h1>Week 5</h1>
-<iframe id="rml" src="%s" title="Robust metric learning" width="760" height="300" style="border:0"></iframe>
-<script>
-window.heights = [];
-addEventListener('message', (e) => {
-  if (e.origin !== %q || !e.data || e.data.type !== 'rml-height') return;
-  window.heights.push(e.data.height);
-  document.getElementById('rml').style.height = e.data.height + 'px';
-});
-</script>`, src, origin)
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><title>Week 5: metrics</title><body style="margin:0">
+<script>window.heights = []; addEventListener('message', (e) => { if (e.data && e.data.type === 'rml-height') window.heights.push(e.data.height); });</script>
+<h1>Week 5</h1><div style="width:%dpx">%s</div>`, width, snippet)
 	}))
 	defer course.Close()
 	if strings.HasPrefix(course.URL, origin) {
 		t.Fatalf("the course page %s is on the widget's origin", course.URL)
 	}
 	p := newTab(t)
+	p.run(chromedp.EmulateViewport(int64(width)+40, 900))
 	p.navigate(course.URL)
 	var frames []*cdp.Node
-	p.run(chromedp.Nodes("iframe#rml", &frames, chromedp.ByQuery))
+	p.run(chromedp.Nodes("iframe.rml-widget", &frames, chromedp.ByQuery))
 	inFrame := func(expr string, timeout time.Duration) string {
 		t.Helper()
 		var out string
@@ -53,9 +62,11 @@ addEventListener('message', (e) => {
 		}
 		return out
 	}
-	// It trains by itself (autorun) and shows a result.
+	// It trains by itself and shows a result.
 	inFrame(`(() => { const s = document.querySelector('[data-testid="status"]');
 		return s && s.textContent === "converged" && s.dataset.run === s.dataset.shown && s.dataset.run !== "0" ? "yes" : "" })()`, 60*time.Second)
+	var during int // heights posted while the page was starting and training
+	p.eval(`window.heights.length`, &during)
 	var got struct {
 		Hidden   []string
 		Present  []string
@@ -66,11 +77,12 @@ addEventListener('message', (e) => {
 	}
 	raw := inFrame(`JSON.stringify((() => {
 		const q = (sel) => document.querySelector(sel);
-		const hidden = ['.panel.lesson', '.panel.guide', '.panel.params', '[data-testid="csv-input"]', '[data-testid="flip"]', '[data-testid="eta"]', '[data-testid="train"]'].filter((s) => q(s));
-		const present = ['.panel.chart', '.panel.projection', '.panel.result', '.panel.data', '.panel.side', '[data-testid="dataset-select"]', '[data-testid="copy-link"]', '[data-testid="copy-embed"]'].filter((s) => !q(s));
-		const views = q('.views'), fold = q('details[data-testid="settings"]');
+		const hidden = ['[data-testid="preset"]', '.panel.guide', '.panel.params', '[data-testid="csv-input"]', '[data-testid="flip"]', '[data-testid="method"]'].filter((s) => q(s));
+		const present = ['[data-testid="stage"]', '[data-testid="gap-chart"]', '[data-testid="error-chart"]', '[data-testid="projection-learned"]', '.panel.result', '.panel.data', '.panel.side',
+			'[data-testid="dataset-select"]', '[data-testid="eta"]', '[data-testid="train"]', '[data-testid="copy-link"]'].filter((s) => !q(s));
+		const stage = q('[data-testid="stage"]'), fold = q('details[data-testid="settings"]');
 		return {Hidden: hidden, Present: present, Embedded: document.body.classList.contains('embed'),
-			Order: !!views && !!fold && !!(views.compareDocumentPosition(fold) & Node.DOCUMENT_POSITION_FOLLOWING),
+			Order: !!stage && !!fold && !!(stage.compareDocumentPosition(fold) & Node.DOCUMENT_POSITION_FOLLOWING),
 			Folded: !!fold && !fold.open && !!fold.querySelector('.panel.data'),
 			Error: q('[data-testid="error-learned"]') ? q('[data-testid="error-learned"]').textContent : ''};
 	})())`, 5*time.Second)
@@ -89,55 +101,74 @@ addEventListener('message', (e) => {
 	if !strings.HasSuffix(strings.TrimSpace(got.Error), "%") {
 		t.Errorf("learned error %q", got.Error)
 	}
-	// The parent heard the height and sized the frame with it: once the
-	// layout settles, the last height posted is the widget's document
-	// height and the frame's.
+	// The snippet's script sized the frame: once the layout settles, the
+	// last height posted is the widget's document height and the frame's,
+	// and it stays so.
 	var heard struct {
 		Heights []int
 		Frame   float64
 	}
 	var doc string
 	deadline := time.Now().Add(10 * time.Second)
-	for {
-		p.eval(`({Heights: window.heights, Frame: document.getElementById('rml').getBoundingClientRect().height})`, &heard)
+	settled := 0
+	for settled < 10 {
+		p.eval(`({Heights: window.heights, Frame: document.querySelector('iframe.rml-widget').getBoundingClientRect().height})`, &heard)
 		doc = inFrame(`String(Math.ceil(document.documentElement.getBoundingClientRect().height))`, 5*time.Second)
 		if n := len(heard.Heights); n > 0 && fmt.Sprint(heard.Heights[n-1]) == doc && int(heard.Frame+0.5) == heard.Heights[n-1] {
-			break
+			settled++
+		} else {
+			settled = 0
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("heights %v, frame %.0f px, widget document %s px", heard.Heights, heard.Frame, doc)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if last := heard.Heights[len(heard.Heights)-1]; last < 600 {
-		t.Errorf("the widget says it is %d px tall", last)
+	hs := heard.Heights
+	last := hs[len(hs)-1]
+	for i, h := range hs {
+		if h <= 0 || h > 2*last {
+			t.Errorf("a height of %d posted, the widget being %d (%v)", h, last, hs)
+		}
+		// Once the run is shown nothing changes: a swing back to a height
+		// two posts before is the frame's size feeding back into the page.
+		if i >= max(2, during) && h == hs[i-2] && h != hs[i-1] {
+			t.Errorf("the height swings: %v", hs)
+			break
+		}
 	}
+	if last < 400 || last > 4000 {
+		t.Errorf("the widget says it is %d px tall at %d px wide", last, width)
+	}
+	t.Logf("%d px wide: heights posted %v", width, hs)
 }
 
 // Copy link gives the full page's link with every setting and the seed;
-// Copy embed code an <iframe> of the same settings with embed=1 and
-// autorun=1. Both land on the clipboard and in the box beside the buttons.
+// Copy embed code the snippet: an <iframe> of the same settings with
+// embed=1 (it trains at once, as every link does) and the page's hide list
+// (a course page's defaults when it hides nothing), and the script that
+// sizes it. Both land on the clipboard and in the box beside the buttons.
 func TestShareButtons(t *testing.T) {
 	origin := strings.TrimSuffix(baseURL, "/")
-	p := open(t, "#data=Wine&eta=0.9&lambda=2&seed=5&hide=guide",
+	p := open(t, "#data=Wine&eta=0.9&lambda=2&seed=5",
 		browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(origin))
-	read := func(button string) (shown, clip, status string) {
+	read := func(button, testid string) (shown, clip, status string) {
 		t.Helper()
 		p.click(button)
-		p.poll(`(() => { const b = document.querySelector('[data-testid="share-text"]'); return !!b && b.value.includes(`+fmt.Sprintf("%q", map[string]string{"copy-link": "#", "copy-embed": "<iframe"}[button])+`) })()`, 5*time.Second)
-		p.eval(`document.querySelector('[data-testid="share-text"]').value`, &shown)
+		p.poll(`(() => { const b = document.querySelector('[data-testid="`+testid+`"]'); return !!b && b.value.includes(`+fmt.Sprintf("%q", map[string]string{"copy-link": "#", "copy-embed": "<iframe"}[button])+`) })()`, 5*time.Second)
+		p.eval(`document.querySelector('[data-testid="`+testid+`"]').value`, &shown)
 		p.eval(`navigator.clipboard.readText()`, &clip)
 		return shown, clip, p.text("share-status")
 	}
-	link, clip, status := read("copy-link")
+	link, clip, status := read("copy-link", "share-text")
 	want := baseURL + "#data=Wine&ksame=3&kdiff=3&flip=0&eta=0.9&lambda=2&method=fast&tol=1e-06&seed=5"
 	if link != want || clip != link || !strings.Contains(status, "Copied") {
 		t.Errorf("link %q (clipboard %q, %q), want %q", link, clip, status, want)
 	}
-	code, clip, _ := read("copy-embed")
+	code, clip, _ := read("copy-embed", "embed-code")
 	var src string
 	p.eval(`new DOMParser().parseFromString(`+fmt.Sprintf("%q", code)+`, 'text/html').querySelector('iframe').getAttribute('src')`, &src)
-	if src != want+"&embed=1&hide=guide&autorun=1" || clip != code || !strings.Contains(code, `width="760"`) {
+	if src != want+"&embed=1&hide=upload,method,tol" || clip != code || !strings.Contains(code, `class="rml-widget"`) || !strings.Contains(code, `"rml-height"`) {
 		t.Errorf("embed code %q (src %q)", code, src)
 	}
 	// The link rebuilds the settings.

@@ -33,7 +33,11 @@ type App struct {
 	sweep  *Memo[SweepProps]
 	params *Memo[ParamProps]
 	side   *Memo[SideProps]
-	lesson *Memo[LessonProps]
+	// The stage's own: the lesson, the controls and the error curve (the
+	// projections and the gap chart above are its too).
+	lesson   *Memo[LessonProps]
+	controls *Memo[ControlsProps]
+	errs     *Memo[ErrorChartProps]
 }
 
 // newPanels makes the App's panels, which dispatch through d.
@@ -55,7 +59,9 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 	a.sweep = &Memo[SweepProps]{Draw: func(p SweepProps) *vecty.HTML { return sweepPanel(p, d) }, Name: "sweep"}
 	a.params = &Memo[ParamProps]{Draw: func(p ParamProps) *vecty.HTML { return paramPanel(p, d) }, Name: "params"}
 	a.side = &Memo[SideProps]{Draw: func(p SideProps) *vecty.HTML { return sidePanel(p, d, openTriplets) }, Name: "side"}
-	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonPanel(p, d) }, Name: "lesson"}
+	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonHead(p, d) }, Name: "lesson"}
+	a.controls = &Memo[ControlsProps]{Draw: func(p ControlsProps) *vecty.HTML { return stageControls(p, d) }, Name: "controls"}
+	a.errs = &Memo[ErrorChartProps]{Draw: errorChart, Same: sameErrorChart, Name: "errors"}
 }
 
 // syncViews sets the props of the panels from the store and returns, in
@@ -89,6 +95,7 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	// after it take; then the preview before the data panel it sits in (a
 	// child redrawn after its parent would be redrawn with it, in the
 	// parent's task); then the views.
+	add(a.controls.setProps(controlsProps(s, a.shown)), a.controls)
 	add(a.params.setProps(paramProps(s, a.shown)), a.params)
 	add(a.side.setProps(sideProps(s)), a.side)
 	add(a.lesson.setProps(LessonProps{Params: s.Params}), a.lesson)
@@ -97,8 +104,9 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.data.setProps(dp), a.data)
 	if !batch {
 		add(a.chart.setProps(chartProps(s)), a.chart)
+		add(a.errs.setProps(errorChartProps(s)), a.errs)
 	}
-	add(a.proj.setProps(a.shown, s.Data), a.proj)
+	add(a.proj.setProps(a.shown, s.Data, a.frame()), a.proj)
 	// The result panel's heat map and suspects before it (a child redrawn
 	// after its parent would be redrawn in the parent's task); the panel
 	// itself shows no edits, so they redraw the suspects alone.
@@ -123,9 +131,20 @@ type redrawable interface {
 	wasRendered() bool
 }
 
-// Render lays out the panels: controls on the left, views on the right; in
-// an embed (View.Embed) the views first and the controls folded below them.
-// Panels and controls the view hides are not rendered at all.
+// frame is the learned view's frame to show: the run going on's latest,
+// none during a batch (the views keep the run they showed).
+func (a *App) frame() *store.Frame {
+	if a.glue.inBatch() {
+		return a.proj.Frame
+	}
+	return a.glue.state.Frame
+}
+
+// Render lays out the page: the stage first (the lesson, the controls,
+// the two views with their errors, the curves), then the details, the
+// settings on the left and the result, Compare and the sweeps on the
+// right; in an embed (View.Embed) the stage and then everything else
+// folded. Panels and controls the view hides are not rendered at all.
 func (a *App) Render() vecty.ComponentOrHTML {
 	// The panels' props were set by syncViews (glue.redraw, or Run before
 	// the first render).
@@ -135,51 +154,50 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	view := s.Params.View
 	shown := func(name string) bool { return !view.Hides(name) }
 
+	stage := elem.Section(vecty.Markup(vecty.Class("stage"), vecty.Data("testid", "stage"), vecty.Attribute("aria-label", "the lesson, its controls and what the metric learns")),
+		a.lesson,
+		elem.Div(vecty.Markup(vecty.Class("stage-grid")),
+			elem.Div(vecty.Markup(vecty.Class("stage-side")), a.controls, statusLine(s)),
+			vecty.If(shown("projection"), elem.Div(vecty.Markup(vecty.Class("stage-views")), a.proj)),
+			elem.Div(vecty.Markup(vecty.Class("stage-charts")),
+				vecty.If(shown("chart"), a.errs),
+				vecty.If(shown("chart"), a.chart)),
+		),
+	)
 	controls := elem.Div(vecty.Markup(vecty.Class("controls")),
-		vecty.If(shown("lesson"), a.lesson),
 		vecty.If(shown("guide"), a.guide),
 		vecty.If(shown("data"), a.data),
 		vecty.If(shown("side"), a.side),
 		vecty.If(shown("params"), a.params),
 	)
 	views := elem.Div(vecty.Markup(vecty.Class("views")),
-		vecty.If(shown("chart"), a.chart),
-		vecty.If(shown("projection"), a.proj),
 		vecty.If(shown("result"), a.res),
 		vecty.If(shown("compare"), a.cmp),
 		vecty.If(shown("sweep"), a.sweep),
 	)
-	layout := elem.Main(vecty.Markup(vecty.Class("layout")), controls, views)
+	layout := elem.Main(vecty.Markup(vecty.Class("layout")), stage, elem.Div(vecty.Markup(vecty.Class("below")), controls, views))
 	if view.Embed {
-		// Results first; the settings one click away (the browser keeps
-		// the fold open or shut: the page never sets it).
-		layout = elem.Main(vecty.Markup(vecty.Class("layout", "embedded")), views,
+		// The stage first; the rest one click away (the browser keeps the
+		// fold open or shut: the page never sets it).
+		layout = elem.Main(vecty.Markup(vecty.Class("layout", "embedded")), stage,
 			elem.Details(vecty.Markup(vecty.Class("fold"), vecty.Data("testid", "settings")),
-				elem.Summary(vecty.Text("Settings: data, triplets, η, λ")),
-				controls))
+				elem.Summary(vecty.Text("More: the data, the triplets, the matrix, Compare")),
+				elem.Div(vecty.Markup(vecty.Class("below")), controls, views)))
 	}
-
+	// The message line keeps its place whether or not it shows the
+	// message (Vecty matches children by place).
+	top := s.MessageAt == store.AtTop || (s.MessageAt == store.AtData && !shown("data")) || (s.MessageAt == store.AtSide && !shown("side"))
+	message := messageLine(s.Message, s.Notice, top)
 	return elem.Body(
 		vecty.Markup(vecty.ClassMap{"embed": view.Embed}, vecty.Data("drawn", itoa(a.glue.redraws))),
 		elem.Header(vecty.Markup(vecty.Class("top")),
 			elem.Heading1(vecty.Text("Robust metric learning")),
 			vecty.If(!view.Embed, elem.Paragraph(vecty.Markup(vecty.Class("sub")),
-				vecty.Text("Learn a Mahalanobis metric from triplets “x is closer to y than to z” when some are wrong "+
+				vecty.Text("Learn a distance from triplets “x is closer to y than to z” when some of them are wrong "+
 					"(Huang, Jin, Xu & Liu, 2010). Everything runs in this page."))),
-			elem.Paragraph(vecty.Markup(vecty.Class("status-line")),
-				vecty.Text("Status: "),
-				elem.Strong(vecty.Markup(vecty.Data("testid", "status"), vecty.Class("status", string(s.Status)),
-					// Which run is current and which one the views show.
-					vecty.Data("run", itoa(s.RunID)), vecty.Data("shown", itoa(s.ResultOf)), vecty.Attribute("aria-live", "polite"),
-					// The solver workers in use, and the runs the helpers took.
-					vecty.Data("workers", itoa(1+len(s.Helpers))), vecty.Data("helperRuns", itoa(s.HelperRuns)),
-					// What runs the solver's innermost loops (protocol.Ready).
-					vecty.Data("kernels", s.Kernels)),
-					vecty.Text(string(s.Status))),
-			),
 			vecty.If(shown("share"), shareRow(s.Shared, fullLink(s.Params), a.glue.share)),
 		),
-		messageLine(s.Message, s.Notice),
+		message,
 		// Results, announced to screen readers as they arrive.
 		elem.Paragraph(vecty.Markup(vecty.Class("sr-only"), vecty.Data("testid", "announce"), vecty.Attribute("aria-live", "polite")), vecty.Text(announce(res))),
 		layout,
@@ -198,16 +216,21 @@ func fullLink(p store.Params) string {
 	return linkFor(p, store.View{})
 }
 
-// messageLine shows the page's message: an error (role alert) or a notice.
-func messageLine(msg string, notice bool) *vecty.HTML {
+// messageLine shows the page's message, if here: an error (role alert) or
+// a notice. Where it is not (another panel shows it), the line is empty
+// and carries no test hook, so that there is one "message" on the page.
+func messageLine(msg string, notice, here bool) *vecty.HTML {
 	kind, role := "error", "alert"
 	if notice {
 		kind, role = "notice", "status"
 	}
+	if !here {
+		msg = ""
+	}
 	if msg == "" {
 		kind = "empty"
 	}
-	return elem.Paragraph(vecty.Markup(vecty.Data("testid", "message"), vecty.Class("message", kind), vecty.Attribute("role", role)),
+	return elem.Paragraph(vecty.Markup(vecty.MarkupIf(here, vecty.Data("testid", "message")), vecty.Class("message", kind), vecty.Attribute("role", role)),
 		vecty.Text(msg))
 }
 

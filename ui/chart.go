@@ -116,14 +116,14 @@ func (c *Chart) setProps(p ChartProps) bool {
 	return true
 }
 
-const chartW, chartH = 560.0, 240.0
+const chartW, chartH = 360.0, 170.0
 
 func (c *Chart) Render() vecty.ComponentOrHTML {
 	c.rendered = true
 	markRender("chart")
 	s := c.Props
 	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
-	box := draw.Box{X: 60, Y: 12, W: chartW - 72, H: chartH - 46}
+	box := draw.Box{X: 44, Y: 8, W: chartW - 56, H: chartH - 44}
 	children := []vecty.MarkupOrChild{vecty.Markup(
 		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
 		vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" "+f1(chartH)), vecty.Attribute("role", "img"),
@@ -146,11 +146,16 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	if ok {
 		var grid, labels []vecty.MarkupOrChild
 		gridPath := ""
+		// A label every few decades when the decades are many: each needs
+		// about 17 units of height at the phone's font (style.css).
+		every := math.Max(1, math.Ceil((cv.YHi-cv.YLo+1)*17/box.H))
 		for e := cv.YLo; e <= cv.YHi; e++ {
 			y := cv.Y(math.Pow(10, e))
 			gridPath += "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
-			labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", y+4), vecty.Attribute("text-anchor", "end")),
-				vecty.Text("1e"+strconv.Itoa(int(e)))))
+			if math.Mod(cv.YHi-e, every) == 0 {
+				labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", y+4), vecty.Attribute("text-anchor", "end")),
+					vecty.Text("1e"+strconv.Itoa(int(e)))))
+			}
 		}
 		for _, t := range draw.Ticks(0, cv.XMax, 5) {
 			x := cv.X(t)
@@ -182,19 +187,17 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 					vecty.Text("t = "+strconv.Itoa(int(iters[c.hover]))+", Δ = "+draw.Num(gaps[c.hover]))))
 		}
 	} else {
-		msg := "Train to see the duality gap Δ_t fall."
+		msg := "Train to see Δ_t fall."
 		switch {
 		case s.BestCase:
 			msg = "Best case: no duality gap; a local optimum after " + outerSteps(last.Iter) + "."
 		case last.Phase == "neighbours" && s.Running:
-			msg = "Finding each point's nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
+			msg = "Finding nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
 		}
 		children = append(children, svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
 			vecty.Text(msg)))
 	}
 	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", chartH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t")))
-	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("transform", "translate(12 "+f1(box.Y+box.H/2)+") rotate(-90)"),
-		vecty.Attribute("text-anchor", "middle")), vecty.Text("duality gap Δ_t")))
 
 	rate := "—"
 	if r := s.Rate; r > 0 {
@@ -210,8 +213,9 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		// no dual: no certificate to show.
 		gap, rel, dual = "—", "—", "—"
 	}
-	return panel("4 · Convergence", "chart",
-		svg("svg", children...),
+	return elem.Div(vecty.Markup(vecty.Class("chart")),
+		elem.Figure(elem.FigureCaption(vecty.Text("Duality gap Δ_t, log scale: how far the metric can still be from the best")),
+			svg("svg", children...)),
 		elem.Div(vecty.Markup(vecty.Class("numbers")),
 			stat("t", "iteration", t),
 			stat("Δ_t", "gap-value", gap),
@@ -221,7 +225,9 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 			stat("L(q)", "dual", dual),
 			stat("P(A)", "primal", primal),
 		),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|). The time to the tolerance assumes the best Δ_t keeps falling as fast as over the last half of the run.")),
+		elem.Details(vecty.Markup(vecty.Class("more")),
+			elem.Summary(vecty.Text("What the gap says")),
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|). The time to the tolerance assumes the best Δ_t keeps falling as fast as over the last half of the run."))),
 		downloads(c.dispatch, s.Done, download{"figure", "chart (SVG)", "this chart as an SVG file"}),
 	)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
+	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
@@ -117,12 +118,13 @@ func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Compo
 	// last run sorts the columns Vecty moves those that moved instead of
 	// redrawing them in their new places (their projections above all).
 	keys := pinKeys(p.Pinned)
+	titles := runTitles(p.Pinned)
 	head := []vecty.MarkupOrChild{elem.TableHeader(vecty.Markup(vecty.Key(rowHead), vecty.Attribute("scope", "col")), vecty.Text("run"))}
 	for i, r := range p.Pinned {
 		i := i
 		head = append(head, elem.TableHeader(vecty.Markup(vecty.Key(keys[i]), vecty.Attribute("scope", "col")),
-			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", runColour(r)))),
-			vecty.Text(methodName(r.Params.Method)+" "),
+			seriesKey(draw.Style{Colour: runColour(r), Marker: draw.MethodStyle(r.Params.Method).Marker, Dash: runDash(p.Pinned, i)}),
+			vecty.Text(titles[i]+" "),
 			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Attribute("aria-label", "remove column "+itoa(i+1)),
 				event.Click(func(*vecty.Event) { d(store.Unpin{Index: i}) })), vecty.Text("×"))))
 	}
@@ -176,11 +178,51 @@ func pinKeys(runs []store.Run) []pinKey {
 	return keys
 }
 
-// runColour is a pinned run's colour, its swatch's and its curve's: it stays
-// with the run when the columns move.
-func runColour(r store.Run) string { return draw.Palette[r.Colour%len(draw.Palette)] }
+// runColour is a pinned run's colour, its swatch's and its curve's: its
+// method's, as everywhere.
+func runColour(r store.Run) string { return draw.MethodStyle(r.Params.Method).Colour }
 
-const miniW, miniH = 150.0, 130.0
+// runDash is a pinned run's curve's dash: its method's, unless an earlier
+// column has the method too, and then one of a few patterns by its mark.
+func runDash(runs []store.Run, i int) string {
+	r := runs[i]
+	for _, o := range runs[:i] {
+		if o.Params.Method == r.Params.Method {
+			return []string{"6 3", "2 2", "8 2 2 2", "1 3"}[r.Mark%4]
+		}
+	}
+	return draw.MethodStyle(r.Params.Method).Dash
+}
+
+// runTitles titles each pinned run by its method and, where two runs share
+// one, by the settings that tell them apart (η, λ, the noise, the
+// tolerance): two columns are never both just "RML (fast)".
+func runTitles(runs []store.Run) []string {
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = methodName(r.Params.Method)
+		var diff []string
+		for j, o := range runs {
+			if j == i || o.Params.Method != r.Params.Method {
+				continue
+			}
+			for _, f := range []struct {
+				name string
+				a, b float64
+			}{{"η", r.Params.Eta, o.Params.Eta}, {"λ", r.Params.Lambda, o.Params.Lambda}, {"noise", r.Params.Flip, o.Params.Flip}, {"tol", r.Params.Tol, o.Params.Tol}} {
+				if f.a != f.b && !slices.ContainsFunc(diff, func(s string) bool { return strings.HasPrefix(s, f.name+" ") }) {
+					diff = append(diff, f.name+" "+draw.Num(f.a))
+				}
+			}
+		}
+		if len(diff) > 0 {
+			out[i] += " · " + strings.Join(diff, ", ")
+		}
+	}
+	return out
+}
+
+const miniW, miniH = 120.0, 104.0
 
 // miniProps is what a pinned run's small projection shows: the run's
 // result (never changed once it arrived) and the number of classes.
@@ -266,16 +308,19 @@ func thin(iters, gaps []float64, n int) ([]float64, []float64) {
 	return append(ti, iters[len(iters)-1]), append(tg, gaps[len(gaps)-1])
 }
 
+// overlayW is the width of the pinned runs' curves.
+const overlayW = 560.0
+
 // curveProps is one pinned run's curve on the overlay's scale.
 type curveProps struct {
-	Curve       draw.Curve
-	Iters, Gaps []float64
-	Colour      string
+	Curve        draw.Curve
+	Iters, Gaps  []float64
+	Colour, Dash string
 }
 
 // overlayCurve draws one pinned run's curve as a path.
 func overlayCurve(p curveProps) *vecty.HTML {
-	return svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", p.Colour), vecty.Attribute("d", p.Curve.Path(p.Iters, p.Gaps))))
+	return svg("path", vecty.Markup(vecty.Class("curve"), vecty.Style("stroke", p.Colour), vecty.Attribute("stroke-dasharray", p.Dash), vecty.Attribute("d", p.Curve.Path(p.Iters, p.Gaps))))
 }
 
 // OverlayProps is what the Compare panel's overlay shows: the pinned runs.
@@ -288,12 +333,12 @@ func overlayChart(p OverlayProps) *vecty.HTML {
 	if len(runs) == 0 {
 		return elem.Div()
 	}
-	box := draw.Box{X: 60, Y: 10, W: chartW - 72, H: 160}
+	box := draw.Box{X: 60, Y: 10, W: overlayW - 72, H: 160}
 	var all, allG []float64
 	for _, r := range runs {
 		all, allG = append(all, r.Trace.Iters...), append(allG, r.Trace.Gaps...)
 	}
-	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "compare-chart"), vecty.Attribute("viewBox", "0 0 "+f1(chartW)+" 200"),
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "compare-chart"), vecty.Attribute("viewBox", "0 0 "+f1(overlayW)+" 200"),
 		vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "the pinned runs' convergence curves, log scale")),
 		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H)))}
 	cv, ok := draw.NewCurve(box, all, allG)
@@ -303,15 +348,16 @@ func overlayChart(p OverlayProps) *vecty.HTML {
 			kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", box.X-6), vecty.Attribute("y", cv.Y(math.Pow(10, e))+4), vecty.Attribute("text-anchor", "end")),
 				vecty.Text("1e"+strconv.Itoa(int(e)))))
 		}
-		for _, r := range runs {
+		titles := runTitles(runs)
+		for i, r := range runs {
 			ti, tg := thin(r.Trace.Iters, r.Trace.Gaps, 400)
 			if len(ti) == 0 {
 				continue
 			}
 			// A curve is drawn again only when its points, the scale or its
-			// colour change (not when a run is added on the same scale).
-			kids = append(kids, &Memo[curveProps]{Props: curveProps{cv, ti, tg, runColour(r)}, Draw: overlayCurve})
-			summary = append(summary, methodName(r.Params.Method)+": "+itoa(len(r.Trace.Iters))+" iterations to "+draw.Num(tg[len(tg)-1]))
+			// look change (not when a run is added on the same scale).
+			kids = append(kids, &Memo[curveProps]{Props: curveProps{cv, ti, tg, runColour(r), runDash(runs, i)}, Draw: overlayCurve})
+			summary = append(summary, titles[i]+": "+itoa(len(r.Trace.Iters))+" iterations to "+draw.Num(tg[len(tg)-1]))
 		}
 	}
 	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", 196), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t (gap or stopping measure, log scale)")))
@@ -325,16 +371,27 @@ func overlayChart(p OverlayProps) *vecty.HTML {
 // SweepProps is what the sweep panel shows.
 type SweepProps struct {
 	Sweep  store.Sweep
-	Method string // the chosen RML method
+	Method string   // the chosen RML method
+	Test   int      // held-out rows the errors are counted on
+	Hidden []string // series the legend turned off
 	Busy   bool
 }
 
 func sweepProps(s *store.State) SweepProps {
-	return SweepProps{Sweep: s.Sweep, Method: s.Params.Method, Busy: s.Job != nil && s.Job.Kind == "sweep"}
+	p := SweepProps{Sweep: s.Sweep, Method: s.Params.Method, Hidden: s.HiddenSeries, Busy: s.Job != nil && s.Job.Kind == "sweep"}
+	if s.Data != nil {
+		p.Test = s.Data.Test
+	}
+	return p
 }
 
-const sweepW, sweepH = 560.0, 260.0
+const sweepW, sweepH = 560.0, 290.0
 
+// sweepPanel draws test error against η or the noise rate, one series a
+// learner in its style (draw.MethodStyle: colour, marker), each point
+// with Wilson's 95 % interval over the held-out rows and the series
+// nudged apart so that none hides another; Euclid is a dashed line. The
+// legend under the chart turns series on and off.
 func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	sw := p.Sweep
 	sw.Points = sw.Ordered() // each method's line along the axis, whatever order its runs ended in
@@ -350,26 +407,42 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	if sw.Axis == "flip" {
 		x0, x1, axis = 0, 0.4, "noise: share of triplets swapped"
 	}
-	box := draw.Box{X: 50, Y: 12, W: sweepW - 170, H: sweepH - 50}
+	var xs []float64 // the points' values along the axis
+	for _, pt := range sw.Points {
+		if !slices.Contains(xs, pt.X) {
+			xs = append(xs, pt.X)
+		}
+	}
+	for _, x := range xs {
+		x0, x1 = math.Min(x0, x), math.Max(x1, x)
+	}
+	box := draw.Box{X: 58, Y: 12, W: sweepW - 76, H: sweepH - 76}
 	X := func(v float64) float64 { return box.X + box.W*(v-x0)/(x1-x0) }
+	hidden := func(m string) bool { return slices.Contains(p.Hidden, m) }
+	interval := func(e float64) (lo, hi float64) {
+		if p.Test <= 0 || math.IsNaN(e) {
+			return e, e
+		}
+		return core.Wilson(core.Misclassified(e, p.Test), p.Test)
+	}
 	top := 0.1
 	for _, pt := range sw.Points {
-		if !pt.Collapsed {
-			top = math.Max(top, pt.Err)
+		if !pt.Collapsed && !hidden(pt.Method) {
+			_, hi := interval(pt.Err)
+			top = math.Max(top, hi)
 		}
 		top = math.Max(top, pt.ErrEuclid)
 	}
-	top = math.Ceil(top*10) / 10
+	top = math.Min(1, math.Ceil(top*10)/10)
 	Y := func(v float64) float64 { return box.Y + box.H*(1-v/top) }
 	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "eta-sweep-chart"), vecty.Data("points", itoa(len(sw.Points))),
 		vecty.Attribute("viewBox", "0 0 "+f1(sweepW)+" "+f1(sweepH)), vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "test error against "+axis)),
 		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H)))}
 	// Bands where the chosen method's budget binds or its metric collapsed.
-	grid := store.SweepEtas
-	if sw.Axis == "flip" {
-		grid = store.SweepFlips
+	half := (x1 - x0) / 10
+	if len(xs) > 1 {
+		half = (x1 - x0) / float64(2*(len(xs)-1))
 	}
-	half := (x1 - x0) / float64(2*(len(grid)-1))
 	var binds, collapses []string
 	for _, pt := range sw.Points {
 		if pt.Method != p.Method || !(pt.Active || pt.Collapsed) {
@@ -383,49 +456,58 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		a, b := math.Max(x0, pt.X-half), math.Min(x1, pt.X+half)
 		kids = append(kids, svg("rect", vecty.Markup(vecty.Class(cls), vecty.Attribute("x", X(a)), vecty.Attribute("y", box.Y), vecty.Attribute("width", X(b)-X(a)), vecty.Attribute("height", box.H))))
 	}
+	ticks := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}
 	for _, t := range draw.Ticks(0, top, 4) {
-		kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", box.X-6), vecty.Attribute("y", Y(t)+4), vecty.Attribute("text-anchor", "end")), vecty.Text(draw.Percent(t))))
+		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", Y(t)+4), vecty.Attribute("text-anchor", "end")), vecty.Text(pctTick(t))))
 	}
-	for _, g := range grid {
-		kids = append(kids, svg("text", vecty.Markup(vecty.Class("ticks"), vecty.Attribute("x", X(g)), vecty.Attribute("y", box.Y+box.H+14), vecty.Attribute("text-anchor", "middle")), vecty.Text(draw.Num(g))))
+	for _, g := range xs {
+		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", X(g)), vecty.Attribute("y", box.Y+box.H+28), vecty.Attribute("text-anchor", "middle")), vecty.Text(draw.Num(g))))
 	}
+	kids = append(kids, svg("g", ticks...))
 	// Euclid: a dashed line at its error (it depends on neither axis's
 	// triplets: the split is the same).
-	if len(sw.Points) > 0 {
+	if len(sw.Points) > 0 && !hidden(spec.Euclid) {
+		st := draw.MethodStyle(spec.Euclid)
 		y := Y(sw.Points[0].ErrEuclid)
-		kids = append(kids, svg("path", vecty.Markup(vecty.Class("euclid-line"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))))
+		kids = append(kids, svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash),
+			vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))))
 	}
 	var summary []string
 	methods := []string{p.Method, spec.LMNN, spec.Xing, spec.BestCase}
+	sc := draw.Scatter{Unit: 1} // markers at pixel positions: At is the identity with Box and centre 0
 	for i, m := range methods {
-		colour := draw.Palette[(i+4)%len(draw.Palette)]
-		var path, marks, cross string
+		st := draw.MethodStyle(m)
+		nudge := (float64(i) - 1.5) * 5 // px: series side by side, none under another
+		var path, bars, cross string
+		var marks []float64
 		var said []string
 		for _, pt := range sw.Points {
 			if pt.Method != m {
 				continue
 			}
-			x := X(pt.X)
+			x := X(pt.X) + nudge
 			if pt.Collapsed {
 				cross += "M" + f1(x-4) + " " + f1(box.Y+4) + "l8 8m0 -8l-8 8"
 				said = append(said, draw.Num(pt.X)+": A = 0")
 				continue
 			}
 			y := Y(pt.Err)
+			lo, hi := interval(pt.Err)
+			bars += "M" + f1(x) + " " + f1(Y(lo)) + "V" + f1(Y(hi))
 			if path == "" {
 				path = "M"
 			} else {
 				path += "L"
 			}
 			path += f1(x) + " " + f1(y)
-			if pt.Active {
-				marks += "M" + f1(x-3.5) + " " + f1(y-3.5) + "h7v7h-7z"
-			} else {
-				marks += "M" + f1(x-3) + " " + f1(y) + "a3 3 0 1 0 6 0a3 3 0 1 0 -6 0"
-			}
+			marks = append(marks, x, -y) // Scatter's y grows upwards
 			said = append(said, draw.Num(pt.X)+": "+draw.Percent(pt.Err))
 		}
 		if len(said) == 0 {
+			continue
+		}
+		summary = append(summary, methodName(m)+" — "+strings.Join(said, ", "))
+		if hidden(m) {
 			continue
 		}
 		if (m == spec.LMNN || m == spec.Xing) && sw.Axis == "eta" && path != "" {
@@ -433,16 +515,17 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 			y := Y(sw.Points[slices.IndexFunc(sw.Points, func(pt store.SweepPoint) bool { return pt.Method == m })].Err)
 			path = "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
 		}
+		rows := make([]int, len(marks)/2)
+		for k := range rows {
+			rows[k] = k
+		}
 		kids = append(kids,
-			svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", colour), vecty.Attribute("d", path))),
-			svg("path", vecty.Markup(vecty.Style("fill", colour), vecty.Attribute("d", marks))),
-			svg("path", vecty.Markup(vecty.Class("cross"), vecty.Attribute("d", cross))),
-			svg("text", vecty.Markup(vecty.Attribute("x", box.X+box.W+8), vecty.Attribute("y", box.Y+12+16*float64(i)), vecty.Style("fill", colour)), vecty.Text(methodName(m))))
-		summary = append(summary, methodName(m)+" — "+strings.Join(said, ", "))
+			svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash), vecty.Attribute("d", path))),
+			svg("path", vecty.Markup(vecty.Class("err-bar"), vecty.Style("stroke", st.Colour), vecty.Attribute("d", bars))),
+			svg("path", vecty.Markup(vecty.Class("mark"), vecty.Data("method", m), vecty.Style("stroke", st.Colour), vecty.Style("fill", st.Colour), vecty.Attribute("d", sc.Markers(marks, rows, st.Marker, 4)))),
+			svg("path", vecty.Markup(vecty.Class("cross"), vecty.Style("stroke", st.Colour), vecty.Attribute("d", cross))))
 	}
-	kids = append(kids,
-		svg("text", vecty.Markup(vecty.Attribute("x", box.X+box.W+8), vecty.Attribute("y", box.Y+12+16*4)), vecty.Text("--- Euclid")),
-		svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", sweepH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text(axis)))
+	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", sweepH-8), vecty.Attribute("text-anchor", "middle")), vecty.Text(axis)))
 	if len(binds) > 0 {
 		summary = append(summary, "the budget binds at "+strings.Join(binds, ", "))
 	}
@@ -453,11 +536,36 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	if len(summary) > 0 {
 		text = "Test error. " + strings.Join(summary, "; ") + "."
 	}
+	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend", "toggles"), vecty.Attribute("role", "group"), vecty.Attribute("aria-label", "series shown"))}
+	for _, m := range append(methods, spec.Euclid) {
+		m := m
+		st := draw.MethodStyle(m)
+		legend = append(legend, elem.Button(vecty.Markup(vecty.Class("mini", "series-key"), vecty.Data("testid", "series-"+m),
+			vecty.Attribute("aria-pressed", strconv.FormatBool(!hidden(m))), vecty.Attribute("title", "show or hide "+methodName(m)),
+			event.Click(func(*vecty.Event) { d(store.ToggleSeries{Name: m}) })),
+			seriesKey(st), vecty.Text(methodName(m))))
+	}
 	return panel("8 · Sweep", "sweep",
 		buttons,
 		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Attribute("role", "status")), vecty.Text(status)),
 		svg("svg", kids...),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Squares: the budget Σq ≤ Nη binds (amber band); ×: the metric collapsed to A = 0 (red band), so it has no error to plot. Circles: the budget is slack.")),
+		elem.Div(legend...),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each point is one run's 5-NN test error with its 95 % interval (Wilson's, over the "+itoa(p.Test)+" held-out rows); the series are nudged apart so that none hides another. "+
+			"Amber band: the budget Σq ≤ Nη binds; red band and ×: the metric collapsed to A = 0, so it has no error to plot. Every run starts from scratch; the one at the current settings is Train's.")),
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "sweep-summary"), vecty.Class("summary")), vecty.Text(text)),
 	)
+}
+
+// seriesKey is a learner's line and marker, small, for a legend.
+func seriesKey(st draw.Style) *vecty.HTML {
+	sc := draw.Scatter{Unit: 1}
+	return svg("svg", vecty.Markup(vecty.Class("key-mark"), vecty.Attribute("viewBox", "0 0 24 12"), vecty.Attribute("aria-hidden", "true")),
+		svg("path", vecty.Markup(vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash), vecty.Style("stroke-width", "2"), vecty.Attribute("d", "M1 6h22"))),
+		svg("path", vecty.Markup(vecty.Style("stroke", st.Colour), vecty.Style("fill", st.Colour), vecty.Attribute("d", sc.Markers([]float64{12, -6}, []int{0}, st.Marker, 3.5)))))
+}
+
+// pctTick writes a tick's share as a percentage without rounding noise:
+// 0.15 is "15%", not "15.000000000000002%".
+func pctTick(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1000)/10, 'f', -1, 64) + "%"
 }

@@ -31,6 +31,11 @@ type DataProps struct {
 	Table                    protocol.Table // of Columns
 	Read                     store.Read     // how the file is read (the failed file's, if one failed)
 	View                     store.View     // which controls are hidden
+	// The page's message, when it is about the file (store.MessageAt):
+	// shown here, beside the file, not at the top of the page.
+	MessageHere bool
+	Message     string
+	Notice      bool
 }
 
 func dataProps(s *store.State) DataProps {
@@ -40,7 +45,8 @@ func dataProps(s *store.State) DataProps {
 	}
 	return DataProps{Ready: s.Ready, Loading: s.Loading, Builtins: s.Builtins, Dataset: s.Params.Dataset, Label: s.Params.Label,
 		FileName: s.FileName, Data: s.Data, Failed: s.Failed, Columns: s.Columns, Preview: s.Preview, Header: s.Header,
-		Table: s.Table, Read: read, View: s.Params.View}
+		Table: s.Table, Read: read, View: s.Params.View,
+		MessageHere: s.MessageAt == store.AtData && s.Message != "", Message: s.Message, Notice: s.Notice}
 }
 
 // same reports whether p and o show the same: the dataset and a failed
@@ -105,23 +111,6 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 	p.rendered = true
 	markRender("data")
 	s, d := p.Props, p.Dispatch
-	var opts []vecty.MarkupOrChild
-	opts = append(opts, vecty.Markup(vecty.Data("testid", "dataset-select"), vecty.Attribute("aria-label", "dataset"),
-		prop.Disabled(!s.Ready),
-		event.Change(func(e *vecty.Event) {
-			if v := e.Target.Get("value").String(); v != "" {
-				d(store.SelectBuiltin{Name: v})
-			}
-		})))
-	for _, b := range s.Builtins {
-		opts = append(opts, elem.Option(vecty.Markup(prop.Value(b), vecty.Property("selected", b == s.Dataset)), vecty.Text(b)))
-	}
-	if s.Dataset == "" {
-		opts = append(opts, elem.Option(vecty.Markup(prop.Value(""), vecty.Property("selected", true)), vecty.Text("Your file: "+s.FileName)))
-	}
-	if !s.Ready {
-		opts = append(opts, elem.Option(vecty.Text("starting the solver…")))
-	}
 	drop := elem.Div(vecty.Markup(vecty.Class("drop"), vecty.MarkupIf(p.dragging, vecty.Class("dragging")),
 		event.DragOver(func(e *vecty.Event) {
 			if !p.dragging {
@@ -158,11 +147,12 @@ func (p *DataPanel) Render() vecty.ComponentOrHTML {
 			kept = s.Data.Name + " stays loaded, and Train trains it."
 		}
 		failed = elem.Paragraph(vecty.Markup(vecty.Class("failed"), vecty.Data("testid", "failed-file")),
-			vecty.Text(f.FileName+" could not be read (see the message above); "+kept+" Choose its label column, its columns or what to do with missing values, or fix the file and upload it again. Its first rows:"))
+			vecty.Text(f.FileName+" could not be read (the reason is just above); "+kept+" Choose its label column, its columns or what to do with missing values, or fix the file and upload it again. Its first rows:"))
 	}
 	return panel("1 · Data", "data",
-		vecty.If(!s.View.Hides("dataset"), elem.Label(vecty.Text("Dataset "), elem.Select(opts...))),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The dataset is chosen on the stage above; your own file, its columns and its missing values here.")),
 		vecty.If(!s.View.Hides("upload"), drop),
+		messageLine(s.Message, s.Notice, s.MessageHere),
 		labelChoice(s, d),
 		missingChoice(s, d),
 		p.columnChooser(s, d),

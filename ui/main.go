@@ -48,7 +48,7 @@ type glue struct {
 	addressDue  bool         // a task to write shown to the address is scheduled
 	redraws     int          // redraws asked for (redraw)
 	redrawn     throttle     // the page's redraws (drawNow), at most every batchRedrawEvery during a batch
-	charted     throttle     // the chart's redraws by progress (drawChart), at most every progressRedrawEvery
+	charted     throttle     // the chart's redraws by progress (drawLive), at most every progressRedrawEvery
 
 	// The helper workers (pool.go): lanes 1… for the batches.
 	helpers  []*helper
@@ -85,7 +85,7 @@ func Run() {
 		params, _ = store.DecodeURL("preset="+store.Presets[0].Key, store.DefaultParams)
 	}
 	g := &glue{state: store.New(params)}
-	g.state.Pending = first || params.View.Autorun
+	g.state.Pending = !params.View.Idle // every link trains at once, unless autorun=0
 	if len(problems) > 0 {
 		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
 		g.state.Notice = true
@@ -103,6 +103,17 @@ func Run() {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		return float64(ms.HeapAlloc)
+	}))
+	// A link followed in this tab (the fragment changed by hand, or a
+	// lesson's link clicked on a course page) applies at once, as a new
+	// visit would. The page's own history.replaceState fires no event.
+	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+		hash := js.Global().Get("location").Get("hash").String()
+		if hash == "#"+store.EncodeURL(g.shown) {
+			return nil // the address the page wrote itself
+		}
+		g.Dispatch(store.FollowLink{Fragment: hash})
+		return nil
 	}))
 	vecty.SetTitle("Robust metric learning")
 	g.root.syncViews()
@@ -141,7 +152,7 @@ func (g *glue) Dispatch(a store.Action) {
 	// most every progressRedrawEvery, so a run costs the main thread a few
 	// milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
-		g.charted.call(progressRedrawEvery, g.drawChart)
+		g.charted.call(progressRedrawEvery, g.drawLive)
 		return
 	}
 	_, reply := a.(store.Reply)
@@ -208,14 +219,25 @@ const batchRedrawEvery = 400
 // (e2e TestVisitLongTasks). Four redraws a second still show Δ_t fall.
 const progressRedrawEvery = 250
 
-// drawChart redraws the chart with the latest progress. A batch's runs
-// leave the chart as it was (App.syncViews), and a hidden chart, never
+// drawLive redraws what a run's progress changes: the gap chart, the
+// error curve and, with a new frame, the learned view. A batch's runs
+// leave them as they were (App.syncViews), and a hidden one, never
 // rendered, is left alone: Vecty panics on a Rerender of it (hide=chart
 // crashed the page at its first progress message).
-func (g *glue) drawChart() {
+func (g *glue) drawLive() {
 	g.charted.done()
-	if g.root.chart.wasRendered() && !g.inBatch() && g.root.chart.setProps(chartProps(g.state)) {
-		vecty.Rerender(g.root.chart)
+	if g.inBatch() {
+		return
+	}
+	a, s := g.root, g.state
+	if a.chart.wasRendered() && a.chart.setProps(chartProps(s)) {
+		vecty.Rerender(a.chart)
+	}
+	if a.errs.wasRendered() && a.errs.setProps(errorChartProps(s)) {
+		vecty.Rerender(a.errs)
+	}
+	if a.proj.wasRendered() && a.proj.setProps(a.shown, s.Data, s.Frame) {
+		vecty.Rerender(a.proj)
 	}
 }
 

@@ -51,11 +51,16 @@ type SideProps struct {
 	File, By, IDName string
 	Set              *protocol.TripletSet
 	FromFile, Busy   bool
+	// The page's message, when it is about the triplet file.
+	MessageHere bool
+	Message     string
+	Notice      bool
 }
 
 func sideProps(s *store.State) SideProps {
 	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil,
-		By: s.TripletsBy, Set: s.Triplets, FromFile: s.FromFile, Busy: s.TripletsLoading}
+		By: s.TripletsBy, Set: s.Triplets, FromFile: s.FromFile, Busy: s.TripletsLoading,
+		MessageHere: s.MessageAt == store.AtSide && s.Message != "", Message: s.Message, Notice: s.Notice}
 	if s.Data != nil {
 		p.Train, p.IDName = s.Data.Train, s.Data.IDName
 	}
@@ -80,7 +85,7 @@ func sidePanel(s SideProps, d func(store.Action), openTriplets func(js.Value)) *
 			n = s.Set.Used
 			count = "From " + s.Set.FileName + ": " + itoa(n) + " triplets"
 		}
-		count += "; about " + strconv.FormatFloat(p.Flip*float64(n), 'f', 0, 64) + " will be swapped."
+		count += "; about " + strconv.FormatFloat(p.Flip*float64(n), 'f', 0, 64) + " will be swapped (the noise, above)."
 	}
 	if s.HasResult {
 		count = "Last run: " + itoa(s.Triplets) + " triplets, " + itoa(s.Swapped) + " of them swapped."
@@ -92,7 +97,6 @@ func sidePanel(s SideProps, d func(store.Action), openTriplets func(js.Value)) *
 			elem.Label(vecty.Text("k_same "), intInput("k-same", p.KSame, func(v int) { d(store.SetKSame{Value: v}) }, d, "k_same")),
 			elem.Label(vecty.Text("k_diff "), intInput("k-diff", p.KDiff, func(v int) { d(store.SetKDiff{Value: v}) }, d, "k_diff")),
 		)),
-		vecty.If(!p.View.Hides("noise"), slider("Injected noise: swap each triplet with probability ", "flip", 0, 0.5, p.Flip, func(v float64) { d(store.SetFlip{Value: v}) })),
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "triplet-count"), vecty.Class("hint")), vecty.Text(count)),
 	)
 }
@@ -129,7 +133,7 @@ func tripletSource(s SideProps, d func(store.Action), openTriplets func(js.Value
 		}
 		status += "."
 	case s.File != "":
-		status = s.File + " could not be read (see the message above); the labels' triplets are used."
+		status = s.File + " could not be read (the reason is just above); the labels' triplets are used."
 	}
 	return elem.Div(
 		elem.Label(vecty.Text("Triplets from "), elem.Select(src...)),
@@ -143,6 +147,7 @@ func tripletSource(s SideProps, d func(store.Action), openTriplets func(js.Value
 					})))),
 			elem.Label(vecty.Text("naming rows by "), elem.Select(by...)),
 		),
+		messageLine(s.Message, s.Notice, s.MessageHere),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "triplets-file")), vecty.Text(status)),
 	)
 }
@@ -173,8 +178,8 @@ func paramProps(s *store.State, shown *protocol.Result) ParamProps {
 	return p
 }
 
-// paramPanel is panel 3: η, λ, the method, the tolerance, the seed, and
-// the Train, Stop and Reset buttons.
+// paramPanel is panel 3: the method, the tolerance and the seed (η and λ
+// are on the stage), and Pin and Compare.
 func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 	p := s.Params
 	hide := p.View.Hides
@@ -189,25 +194,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 	for _, m := range methods {
 		mopts = append(mopts, elem.Option(vecty.Markup(prop.Value(m.value), vecty.Property("selected", m.value == p.Method)), vecty.Text(m.text)))
 	}
-	return panel("3 · Parameters", "params",
-		vecty.If(!hide("eta"), slider("η, the share of triplets trusted ", "eta", 0.5, 1, p.Eta, func(v float64) { d(store.SetEta{Value: v}) })),
-		vecty.If(!hide("lambda"), elem.Label(vecty.Text("λ, the regularization "),
-			elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "lambda-slider"), vecty.Attribute("aria-label", "λ on a log scale"),
-				vecty.Attribute("min", 0), vecty.Attribute("max", len(lambdaGrid)-1), vecty.Attribute("step", 1),
-				prop.Value(strconv.Itoa(nearestStop(p.Lambda))),
-				event.Input(func(e *vecty.Event) {
-					if i, err := strconv.Atoi(e.Target.Get("value").String()); err == nil && i >= 0 && i < len(lambdaGrid) {
-						d(store.SetLambda{Value: lambdaGrid[i]})
-					}
-				}))),
-			elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "lambda"), vecty.Class("short"), vecty.Attribute("inputmode", "decimal"),
-				vecty.Attribute("aria-label", "λ"), prop.Value(strconv.FormatFloat(p.Lambda, 'g', -1, 64)),
-				event.Change(func(e *vecty.Event) {
-					if v, ok := number(d, "λ", e.Target.Get("value").String(), spec.LambdaRange); ok {
-						d(store.SetLambda{Value: v})
-					}
-				}))),
-		)),
+	return panel("3 · Solver and comparisons", "params",
 		vecty.If(!hide("method"), elem.Label(vecty.Text("Method "), elem.Select(mopts...))),
 		elem.Div(vecty.Markup(vecty.Class("row")),
 			vecty.If(!hide("tol"), elem.Label(vecty.Text("Tolerance (relative gap) "),
@@ -228,25 +215,13 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 						d(store.SetSeed{Value: v})
 					}))))),
 		),
-		elem.Div(vecty.Markup(vecty.Class("buttons")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary"), prop.Disabled(!s.CanTrain || running),
-				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text(trainText(s.Still))),
-			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), prop.Disabled(!running),
-				event.Click(func(*vecty.Event) { d(store.Stop{}) })), vecty.Text("Stop")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "reset"), prop.Disabled(!s.HasResult && !running),
-				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
-		),
 		vecty.If(!hide("steps"), elem.Div(vecty.Markup(vecty.Class("buttons")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "step"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "one iteration from the last solution"),
-				event.Click(func(*vecty.Event) { d(store.Step{N: 1}) })), vecty.Text("Step")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "step-10"), prop.Disabled(!s.CanTrain || running), vecty.Attribute("title", "ten iterations from the last solution"),
-				event.Click(func(*vecty.Event) { d(store.Step{N: 10}) })), vecty.Text("×10")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "pin"), prop.Disabled(!s.HasResult || running), vecty.Attribute("title", "keep this run as a column of Compare"),
 				event.Click(func(*vecty.Event) { d(store.Pin{}) })), vecty.Text("Pin")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "compare"), prop.Disabled(!s.CanTrain || running),
 				event.Click(func(*vecty.Event) { d(store.Compare{}) })), vecty.Text("Compare")),
 		)),
-		vecty.If(!hide("steps"), elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step runs one iteration (or ten) from the last solution and shows the state after it; each step restarts the method's momentum."))),
+		vecty.If(!hide("steps"), elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step (on the stage) runs one iteration, or ten, from the result shown; each step restarts the method's momentum. Pin keeps a run as a column of Compare; Compare trains LMNN, Xing, Euclid and the best case beside this method on the same triplets."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
 		vecty.If(s.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
 	)

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -15,31 +16,36 @@ import (
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
-// Projections is panel 5: the Euclidean and the learned 2-D views side by
-// side. It redraws only for a new result (a new pointer) or a new dataset;
-// a hovered point redraws its view alone (projView).
+// Projections is the stage's pair of views: the data under the Euclidean
+// and under the learned metric, side by side, each with its 5-NN test
+// error and that error's 95 % interval. While a run goes on the learned
+// view is its latest frame (store.Frame), turned onto the frame before it
+// by the worker, so the classes pull apart as Δ_t falls; then the result.
+// It redraws only for a new result or frame (new pointers) or a new
+// dataset; a hovered point redraws its view alone (projView).
 type Projections struct {
 	vecty.Core
 	Result   *protocol.Result   `vecty:"prop"`
 	Data     *protocol.Dataset  `vecty:"prop"`
+	Frame    *store.Frame       `vecty:"prop"`
 	Dispatch func(store.Action) `vecty:"prop"`
 	views    [2]*projView       // the Euclidean and the learned view, kept across renders
 	rendered bool               // it has been rendered: vecty.Rerender may be called on it
 }
 
-// setProps gives the panel a result and a dataset and reports whether they
-// differ from its last ones.
-func (p *Projections) setProps(r *protocol.Result, data *protocol.Dataset) bool {
-	if r == p.Result && data == p.Data {
+// setProps gives the views a result, a dataset and a frame and reports
+// whether they differ from the last ones.
+func (p *Projections) setProps(r *protocol.Result, data *protocol.Dataset, f *store.Frame) bool {
+	if r == p.Result && data == p.Data && f == p.Frame {
 		return false
 	}
-	p.Result, p.Data = r, data
+	p.Result, p.Data, p.Frame = r, data, f
 	return true
 }
 
 func (p *Projections) SkipRender(prev vecty.Component) bool {
 	q, ok := prev.(*Projections)
-	return ok && q.Result == p.Result && q.Data == p.Data
+	return ok && q.Result == p.Result && q.Data == p.Data && q.Frame == p.Frame
 }
 
 const projW, projH = 300.0, 280.0
@@ -51,44 +57,75 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 	if p.views[0] == nil {
 		p.views = [2]*projView{{hover: -1}, {hover: -1}}
 	}
-	if p.Data == nil {
-		return panel("5 · Projection", "projection",
+	empty := func(hint string) *vecty.HTML {
+		return elem.Div(vecty.Markup(vecty.Class("projection")),
 			elem.Div(vecty.Markup(vecty.Class("pair")),
-				emptyView("projection-euclid", "Euclidean"), emptyView("projection-learned", "Learned metric")),
-			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Once data is loaded: its first two principal components, under the Euclidean metric and, after a run, under the learned one.")))
+				elem.Div(emptyView("projection-euclid", "Euclidean"), errorLine("error-euclid", "—", "")),
+				elem.Div(emptyView("projection-learned", "Learned metric"), errorLine("error-learned", "—", ""))),
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text(hint)))
 	}
+	if p.Data == nil {
+		return empty("Once data is loaded: its first two principal components, under the Euclidean metric and, as a run learns, under the learned one.")
+	}
+	d := p.Data
 	if r == nil {
 		// Before a run: the Euclidean view the dataset came with.
-		d := p.Data
 		r = &protocol.Result{N: d.Rows, Test: d.Held, Euclid: d.Euclid, Labels: d.Labels, ErrEuclid: d.ErrEuclid, K: d.K}
 		if len(d.Euclid) != 2*d.Rows {
-			return panel("5 · Projection", "projection",
-				elem.Div(vecty.Markup(vecty.Class("pair")),
-					emptyView("projection-euclid", "Euclidean"), emptyView("projection-learned", "Learned metric")))
+			return empty("")
 		}
 	}
+	test := len(r.Test)
 	trained := p.Result != nil
-	var learned vecty.ComponentOrHTML = emptyView("projection-learned", "Learned metric: train to see it")
-	if trained {
-		learned = p.views[1].with("projection-learned", "Learned metric", r, r.Learned, p.Data)
+	learnedTitle, learnedErr, learnedCI := "Learned metric", "—", ""
+	var learned vecty.ComponentOrHTML = emptyView("projection-learned", "Learned metric: press Train")
+	switch f := p.Frame; {
+	case f != nil && len(f.XY) == 2*d.Rows:
+		// The run going on: its latest frame.
+		fr := &protocol.Result{N: d.Rows, Test: d.Held, Labels: d.Labels}
+		learnedTitle = "Learned metric, learning (t = " + itoa(f.Iter) + ")"
+		learned = p.views[1].with("projection-learned", learnedTitle, fr, f.XY, d)
+		learnedErr, learnedCI = draw.Percent(f.Err), errorInterval(f.Err, test)
+		if math.IsNaN(f.Err) {
+			learnedErr = "— (A = 0)"
+		}
+	case trained:
+		learned = p.views[1].with("projection-learned", learnedTitle, r, r.Learned, d)
+		learnedErr = learnedError(r)
+		if !r.Collapsed {
+			learnedCI = errorInterval(r.ErrLearn, test)
+		}
 	}
 	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend"))}
-	for c, name := range p.Data.Classes {
+	for c, name := range d.Classes {
 		legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")),
 			elem.Span(vecty.Markup(vecty.Class("swatch"), vecty.Style("background", draw.ClassColour(c)))), vecty.Text(name)))
 	}
 	legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")), vecty.Text("● training row  □ test row (held out)")))
-	return panel("5 · Projection", "projection",
+	return elem.Div(vecty.Markup(vecty.Class("projection")),
 		elem.Div(vecty.Markup(vecty.Class("pair")),
-			p.views[0].with("projection-euclid", "Euclidean", r, r.Euclid, p.Data),
-			learned,
+			elem.Div(p.views[0].with("projection-euclid", "Euclidean", r, r.Euclid, d),
+				errorLine("error-euclid", draw.Percent(r.ErrEuclid), errorInterval(r.ErrEuclid, test))),
+			elem.Div(learned, errorLine("error-learned", learnedErr, learnedCI)),
 		),
 		elem.Div(legend...),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric.")),
-		elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r, trained))),
+		elem.Details(vecty.Markup(vecty.Class("more")),
+			elem.Summary(vecty.Text("How to read the views")),
+			elem.Paragraph(vecty.Markup(vecty.Class("summary"), vecty.Data("testid", "projection-summary")), vecty.Text(projectionSummary(r, trained))),
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each view is the first two principal components of the data mapped by A^½ (Euclidean: A = I), on equal scales, so distances in the picture follow the metric. "+
+				"While a run learns, the learned view is redrawn from its current metric a few times a second, each frame turned to match the last. "+
+				"The errors are 5-nearest-neighbour errors in the full space on the held-out rows, with Wilson's 95 % interval: on a few dozen rows one row moves the error by several points."))),
 		downloads(p.Dispatch, trained, download{"projection", "coordinates (CSV)", "each row's class, part and both projections' coordinates"},
 			download{"projection-svg", "views (SVG)", "both views as one SVG file"}),
 	)
+}
+
+// errorLine is a view's test error, big, and its interval beside it.
+func errorLine(testid, value, interval string) *vecty.HTML {
+	return elem.Paragraph(vecty.Markup(vecty.Class("err-line")),
+		elem.Span(vecty.Markup(vecty.Class("k")), vecty.Text("5-NN test error ")),
+		elem.Strong(vecty.Markup(vecty.Class("v"), vecty.Data("testid", testid)), vecty.Text(value)),
+		vecty.If(interval != "", elem.Span(vecty.Markup(vecty.Class("ci"), vecty.Data("testid", testid+"-ci")), vecty.Text(" ("+interval+")"))))
 }
 
 // projectionSummary says in words what the two views show.
@@ -206,28 +243,12 @@ func (a markerProps) same(b markerProps) bool {
 // rows (round caps of zero-length segments, draw.Markers), hollow squares
 // for test rows.
 func drawMarkers(m markerProps) *vecty.HTML {
-	sc := draw.NewScatter(draw.Box{W: projW, H: projH}, m.xy, 10)
-	test := make([]bool, m.n)
-	for _, i := range m.test {
-		test[i] = true
-	}
 	paths := []vecty.MarkupOrChild{}
-	for c := 0; c < m.classes; c++ {
-		var trainRows, testRows []int
-		for i := 0; i < m.n; i++ {
-			if int(m.labels[i]) != c {
-				continue
-			}
-			if test[i] {
-				testRows = append(testRows, i)
-			} else {
-				trainRows = append(trainRows, i)
-			}
-		}
-		colour := draw.ClassColour(c)
+	for _, cp := range draw.ProjectionMarkers(draw.Box{W: projW, H: projH}, m.xy, m.labels, m.test, m.classes, m.n) {
+		colour, c := draw.ClassColour(cp.Class), strconv.Itoa(cp.Class)
 		paths = append(paths,
-			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("stroke", colour), vecty.Style("stroke-width", draw.DotWidth(3)), vecty.Attribute("d", sc.Markers(m.xy, trainRows, draw.Circle, 3)))),
-			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", strconv.Itoa(c)), vecty.Style("stroke", colour), vecty.Attribute("d", sc.Markers(m.xy, testRows, draw.Square, 3.5)))))
+			svg("path", vecty.Markup(vecty.Class("pts"), vecty.Data("class", c), vecty.Style("stroke", colour), vecty.Style("stroke-width", draw.DotWidth(3)), vecty.Attribute("d", cp.Train))),
+			svg("path", vecty.Markup(vecty.Class("pts", "test"), vecty.Data("class", c), vecty.Style("stroke", colour), vecty.Attribute("d", cp.Test))))
 	}
 	return svg("g", paths...)
 }

@@ -44,11 +44,6 @@ func (p ResultProps) same(o ResultProps) bool {
 // up to 83 ms as one; docs/figures.md).
 func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[ResultProps]) *vecty.HTML {
 	r := s.Result
-	errE, errL, k := "—", "—", ""
-	if r != nil && len(r.Test) > 0 {
-		errE, errL = draw.Percent(r.ErrEuclid), learnedError(r)
-		k = " (" + itoa(r.K) + "-NN on the " + itoa(len(r.Test)) + " held-out rows, trained on the rest)"
-	}
 	// Every child is always there, so that the heat map and the suspects,
 	// redrawn on their own, keep their places among the panel's children
 	// (Vecty matches a child by its place: one that moved was skipped in
@@ -57,7 +52,9 @@ func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[R
 	if r != nil && r.Collapsed {
 		collapsed = append(collapsed, elem.Paragraph(vecty.Markup(vecty.Class("collapsed"), vecty.Data("testid", "collapsed"), vecty.Attribute("role", "status")),
 			vecty.Text("The metric collapsed to A = 0: the worst case over which triplets to trust found no metric better than none "+
-				"(or one the duality gap cannot tell from none). Every distance is 0, so there is no learned error to show. Raise η or lower λ.")))
+				"(or one the duality gap cannot tell from none). Every distance is 0, so there is no learned error to show. "+
+				"That happens exactly when some Nη of the triplets, weighted, cancel each other's evidence: λ does not enter, so only a larger η "+
+				"(or triplets with less noise) brings a metric back.")))
 	}
 	if r != nil {
 		middle = append(middle, eigenList(r.Eigen), budgetLine(r), stepView(r))
@@ -66,12 +63,8 @@ func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[R
 			download{"run", "run (JSON)", "settings, seed, dataset hash, A, eigenvalues, the Δ_t history, errors and suspects; open it again with Upload"}))
 	}
 	children := []vecty.MarkupOrChild{
-		elem.Div(vecty.Markup(vecty.Class("errors")),
-			stat("test error, Euclidean", "error-euclid", errE),
-			stat("test error, learned", "error-learned", errL),
-		),
 		elem.Div(collapsed...),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("k-NN test error"+k+".")),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The test errors are on the stage, under the two views.")),
 		heat,
 		elem.Div(middle...),
 		sus,

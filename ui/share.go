@@ -12,12 +12,24 @@ import (
 	"github.com/rml-lab/rml/ui/store"
 )
 
-// Embed code's frame: wide enough for the single-column layout, tall
-// enough for the first results; the page posts its real height (boot.js).
+// Embed code's frame: as wide as the course page's column allows (up to
+// the stage's two-column width), and tall enough for the stage until the
+// widget posts its real height (boot.js), which the snippet's script sets.
 const (
-	embedWidth  = 760
-	embedHeight = 900
+	embedMaxWidth = 960
+	embedHeight   = 760
 )
+
+// embedHide is what an embed hides unless the page hides something
+// itself: a course page shows the lesson and its data, so the upload and
+// the solver's own settings (method, tolerance) are left out; the rest
+// stays one click away in the fold.
+const embedHide = "upload,method,tol"
+
+// embedScript sizes every widget frame of the page (class rml-widget)
+// from the height its page posts; pasted twice, it does the same twice.
+const embedScript = `<script>addEventListener("message",function(e){if(!e.data||e.data.type!=="rml-height")return;` +
+	`document.querySelectorAll("iframe.rml-widget").forEach(function(f){if(f.contentWindow===e.source)f.style.height=e.data.height+"px"})});</script>`
 
 // linkFor is the page's address with settings p shown as view v.
 func linkFor(p store.Params, v store.View) string {
@@ -26,12 +38,17 @@ func linkFor(p store.Params, v store.View) string {
 	return loc.Get("origin").String() + loc.Get("pathname").String() + "#" + store.EncodeURL(p)
 }
 
-// embedCode is the <iframe> snippet for settings p: embed=1, autorun=1
-// and p's hide list.
+// embedCode is the snippet for settings p: an <iframe> with embed=1 and
+// p's hide list (embedHide if p hides nothing), which trains at once as
+// every link does, and the few lines of script that size it.
 func embedCode(p store.Params) string {
-	src := linkFor(p, store.View{Embed: true, Autorun: true, Hide: p.View.Hide})
-	return `<iframe src="` + htmlAttr(src) + `" title="Robust metric learning" width="` + itoa(embedWidth) + `" height="` + itoa(embedHeight) +
-		`" style="border:0;max-width:100%" loading="lazy"></iframe>`
+	hide := p.View.Hide
+	if hide == "" {
+		hide = embedHide
+	}
+	src := linkFor(p, store.View{Embed: true, Hide: hide})
+	return `<iframe class="rml-widget" src="` + htmlAttr(src) + `" title="Robust metric learning" style="width:100%;max-width:` + itoa(embedMaxWidth) +
+		`px;height:` + itoa(embedHeight) + `px;border:0" loading="lazy"></iframe>` + "\n" + embedScript
 }
 
 // htmlAttr escapes s for a double-quoted attribute.
@@ -90,7 +107,7 @@ func shareRow(sh *store.Shared, full string, share func(kind string)) *vecty.HTM
 			how += " A link carries the settings, not an uploaded file: it opens on the default dataset."
 		}
 		out = elem.Div(vecty.Markup(vecty.Class("shared")),
-			elem.TextArea(vecty.Markup(vecty.Data("testid", "share-text"), vecty.Attribute("readonly", true), vecty.Attribute("rows", 2),
+			elem.TextArea(vecty.Markup(vecty.Data("testid", map[string]string{"link": "share-text", "embed": "embed-code"}[sh.Kind]), vecty.Attribute("readonly", true), vecty.Attribute("rows", 3),
 				vecty.Attribute("aria-label", map[string]string{"link": "the link", "embed": "the embed code"}[sh.Kind]),
 				vecty.Property("value", sh.Text)), vecty.Text(sh.Text)),
 			elem.Span(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "share-status")), vecty.Text(how)))
