@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the app into build/, one folder that any static host serves as it
 # is (README, "Host it anywhere"):
-#   index.html, sw.js                             the page and its service worker
+#   index.html, sw.js                             the page (its first screen static, from
+#                                                  internal/firstpaint) and its service worker
 #   app.wasm (+ .gz)                               the one program (wasm/app: the page's interface
 #                                                  in the page, the solver in its Web Worker),
 #                                                  GOOS=js GOARCH=wasm, stripped
@@ -26,7 +27,10 @@ rm -rf "$out/assets"
 mkdir -p "$out/assets"
 cp -R assets/. "$out/assets/"
 find "$out/assets" \( -name '*.go' -o -name 'sw.js' -o -name '.*' \) -type f -delete
-cp index.html "$out/"
+# The page, with its first screen written in as static HTML and SVG
+# (internal/firstpaint): a first visit sees the first lesson before the
+# wasm has arrived.
+go run ./internal/firstpaint index.html "$out/index.html"
 
 # What the service worker caches: every file of the folder but itself and
 # the .gz copies (a server that offers them serves them as an encoding).

@@ -29,7 +29,7 @@ import (
 // outputs are what build.sh writes; sources are what they are built from.
 var (
 	outputs = []string{"build/app.wasm", "build/wasm_exec.js", "build/index.html", "build/sw.js"}
-	sources = []string{"core", "wasm", "ui", "spec", "assets", "index.html", "go.mod", "go.sum", "build.sh"}
+	sources = []string{"core", "wasm", "ui", "spec", "internal", "assets", "index.html", "go.mod", "go.sum", "build.sh"}
 )
 
 func main() {
