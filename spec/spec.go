@@ -1,6 +1,7 @@
 // Package spec is the vocabulary that the page, the worker and core share:
 // the methods and run statuses by name, the paper's λ grid, the defaults,
-// the limits, the stopping rule and the range every setting must be in.
+// the limits, the stopping rule, the range every setting must be in, and
+// the interval a test error is given (Wilson).
 //
 // It imports only errors, math and strconv, so the page's program uses it
 // without linking gonum or fmt (TestPageLinks, at the top of the project,

@@ -13,7 +13,6 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
-	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
@@ -423,7 +422,7 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		if p.Test <= 0 || math.IsNaN(e) {
 			return e, e
 		}
-		return core.Wilson(core.Misclassified(e, p.Test), p.Test)
+		return spec.Wilson(spec.Misclassified(e, p.Test), p.Test)
 	}
 	top := 0.1
 	for _, pt := range sw.Points {

@@ -11,7 +11,6 @@ import (
 	"github.com/hexops/vecty/event"
 	"github.com/hexops/vecty/prop"
 
-	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
@@ -279,7 +278,7 @@ func errorInterval(err float64, test int) string {
 	if test <= 0 || math.IsNaN(err) {
 		return ""
 	}
-	k := core.Misclassified(err, test)
-	lo, hi := core.Wilson(k, test)
+	k := spec.Misclassified(err, test)
+	lo, hi := spec.Wilson(k, test)
 	return "95 % CI " + strconv.FormatFloat(100*lo, 'f', 1, 64) + "–" + strconv.FormatFloat(100*hi, 'f', 1, 64) + " %, " + itoa(k) + " of " + itoa(test) + " rows"
 }

@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -119,7 +119,7 @@ func view(ds *protocol.Dataset, xy []float64) string {
 
 // interval is a test error's 95 % interval as the page writes it.
 func interval(err float64, test int) string {
-	k := core.Misclassified(err, test)
-	lo, hi := core.Wilson(k, test)
+	k := spec.Misclassified(err, test)
+	lo, hi := spec.Wilson(k, test)
 	return "95 % CI " + strconv.FormatFloat(100*lo, 'f', 1, 64) + "–" + strconv.FormatFloat(100*hi, 'f', 1, 64) + " %, " + strconv.Itoa(k) + " of " + strconv.Itoa(test) + " rows"
 }

@@ -1,4 +1,4 @@
-package core
+package spec
 
 import "math"
 
@@ -16,7 +16,7 @@ const Z95 = 1.959963984540054
 // It returns (0, 1) for n = 0, and panics for k outside [0, n].
 func Wilson(k, n int) (lo, hi float64) {
 	if k < 0 || k > n {
-		panic("core: Wilson: k outside [0, n]")
+		panic("spec: Wilson: k outside [0, n]")
 	}
 	if n == 0 {
 		return 0, 1
