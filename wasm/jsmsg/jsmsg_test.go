@@ -56,8 +56,8 @@ func TestPostReceive(t *testing.T) {
 	csv := "a,b,label\n" + strings.Repeat("1.5,-2e-3,x\n", 2<<20/12)
 	for _, m := range []protocol.Message{
 		{ID: 7, Kind: protocol.KindLoad, Load: &protocol.Load{CSV: csv, FileName: "up.csv", TestFrac: 0.15, Seed: 3}},
-		{ID: 3, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-300}}},
-		{ID: 4, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 0, Iters: []float64{}, Gaps: []float64{}}},
+		{ID: 3, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-300}, FrameIter: 2, FrameErr: 0.25, Frame: []float64{1, -2, 3.5, 4}}},
+		{ID: 4, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 0, Iters: []float64{}, Gaps: []float64{}, Frame: []float64{}}},
 		{ID: 5, Kind: protocol.KindStop},
 	} {
 		if err := Post(port, m); err != nil {
@@ -93,7 +93,7 @@ func TestPostCopy(t *testing.T) {
 	port, got := receiver(t)
 	csv := "a,b,label\n" + strings.Repeat("1.5,-2e-3,x\n", 2<<20/12)
 	m := protocol.Message{ID: 9, Kind: protocol.KindLoad, Load: &protocol.Load{CSV: csv, FileName: "up.csv", TestFrac: 0.15, Seed: 3}}
-	p := protocol.Message{ID: 3, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-300}}}
+	p := protocol.Message{ID: 3, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-300}, FrameIter: 2, FrameErr: 0.25, Frame: []float64{1, -2, 3.5, 4}}}
 	for _, m := range []protocol.Message{m, p} {
 		obj, err := Encode(m)
 		if err != nil {
