@@ -67,7 +67,10 @@ func holdWasm(t *testing.T, url string) (p *page, release func(do func(context.C
 			ids = append(ids, e.RequestID)
 		}
 	})
-	p.run(fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}))
+	// The service worker an earlier test installed would answer from its
+	// cache, where no request is held: the tab goes around it.
+	p.run(network.Enable(), network.SetBypassServiceWorker(true),
+		fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}))
 	p.navigate(url)
 	return p, func(do func(context.Context, fetch.RequestID) error) {
 		mu.Lock()
