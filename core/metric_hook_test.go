@@ -64,8 +64,9 @@ func TestMetricChangesNothing(t *testing.T) {
 	}
 }
 
-// Metric's calls are spaced by MetricEvery, and by nine times what a call
-// took when that is longer: a slow callback gets at most a tenth of the run.
+// Metric's calls are spaced by MetricEvery, and by metricSpacing times what
+// a call took when that is longer: a slow callback gets at most a twentieth
+// of the run.
 func TestMetricSpacing(t *testing.T) {
 	p := labelProblem(t, "sonar.csv", 0.8, 1)
 	calls := 0
@@ -77,9 +78,10 @@ func TestMetricSpacing(t *testing.T) {
 		t.Fatal(err)
 	}
 	el := time.Since(start)
-	// Each call costs at least cost and is followed by at least 9·cost
-	// without one: at most el/(10·cost) + 1 calls, whatever the machine.
-	if limit := int(el/(10*cost)) + 1; calls > limit || calls == 0 {
+	// Each call costs at least cost and is followed by at least
+	// metricSpacing·cost without one: at most el/((1+metricSpacing)·cost)
+	// + 1 calls, whatever the machine.
+	if limit := int(el/((1+metricSpacing)*cost)) + 1; calls > limit || calls == 0 {
 		t.Errorf("%d calls in %v (%d iterations): want between 1 and %d", calls, el, res.Iter, limit)
 	}
 }

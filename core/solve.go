@@ -117,9 +117,9 @@ type Settings struct {
 	// Metric, if not nil, receives a copy of the run's best metric so far
 	// (the A that Result would hold were the run to stop now) with the
 	// progress it belongs to: after the first iteration, then at most
-	// every MetricEvery, and never more than a tenth of the run's time:
-	// the driver times each call, the metric's computation included, and
-	// waits at least nine times as long before the next. It is computed
+	// every MetricEvery, and never more than a twentieth of the run's
+	// time: the driver times each call, the metric's computation included,
+	// and waits at least nineteen times as long before the next. It is computed
 	// in scratch of its own, so a run with Metric set returns, to the bit,
 	// what a run without returns. The page draws the learned view from it
 	// while the solver runs.
@@ -281,6 +281,11 @@ func (s *Settings) defaults() {
 	// YieldEvery's default (20 ms on js) is newTicker's.
 }
 
+// metricSpacing is how many times a Metric call's own time the driver
+// waits before the next: the calls take at most 1/(1+metricSpacing) of a
+// run.
+const metricSpacing = 19
+
 // run is what the driver needs of a method: step takes one step, progress
 // reads the state after it, metric returns a copy of the best metric so
 // far, computed without touching the step's own scratch (Settings.Metric).
@@ -327,10 +332,12 @@ func drive(ctx context.Context, s Settings, tk *ticker, r run) (Status, error) {
 				return NotTerminated, err
 			}
 			s.Metric(pr, a)
-			// At most a tenth of the run: the next call waits nine times
-			// what this one took, if that is longer than MetricEvery.
+			// At most a twentieth of the run: the next call waits
+			// nineteen times what this one took, if that is longer than
+			// MetricEvery (wasm/session's BenchmarkFrames measures what
+			// the page's frames cost a large upload).
 			now := time.Now()
-			due = now.Add(max(s.MetricEvery, 9*now.Sub(t0)))
+			due = now.Add(max(s.MetricEvery, metricSpacing*now.Sub(t0)))
 		}
 		if err := tk.tick(); err != nil {
 			return NotTerminated, err

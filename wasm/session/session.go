@@ -594,7 +594,7 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	}
 	if !req.Batch {
 		// The learned view as it learns: a frame a few times a second,
-		// at a tenth of the run's time at most (core's spacing).
+		// at a twentieth of the run's time at most (core's spacing).
 		settings.MetricEvery = s.FrameEvery
 		settings.Metric = func(pr core.Progress, a *mat.SymDense) {
 			lv, err := s.learnedView(a, func(top float64) bool {
