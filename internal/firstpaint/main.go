@@ -16,6 +16,8 @@ package main
 import (
 	"fmt"
 	"html"
+	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -77,18 +79,23 @@ func firstScreen(datasets string) (string, error) {
 	w(`<header class="top"><h1>Robust metric learning</h1><p class="sub">Learn a distance from triplets “x is closer to y than to z” when some of them are wrong (Huang, Jin, Xu &amp; Liu, 2010). Everything runs in this page.</p>`)
 	w(`<div class="share"><button disabled="">Copy link</button><button disabled="">Copy embed code</button></div></header>`)
 	w(`<main class="layout"><section class="stage" aria-label="the lesson, its controls and what the metric learns">`)
-	w(`<div class="stage-head"><div class="row"><label>Lesson <select disabled="" aria-label="lesson"><option>%s</option></select></label></div>`, esc(pr.Title))
+	w(`<div class="stage-head"><div class="row"><label>Lesson <select disabled="" aria-label="lesson"><option>%s</option></select></label><button class="link" disabled="">What am I looking at?</button></div>`, esc(pr.Title))
 	w(`<p class="lesson-text">%s</p></div>`, esc(pr.Text))
 	w(`<div class="stage-grid"><div class="stage-side"><div class="stage-controls">`)
 	w(`<label>Dataset <select disabled="" aria-label="dataset"><option>%s</option></select></label>`, esc(p.Dataset))
-	for _, c := range []struct {
-		label string
-		v     float64
-	}{{"Noise: swap each triplet with probability ", p.Flip}, {"η, the share of triplets trusted ", p.Eta}} {
-		w(`<label>%s<output>%s</output></label>`, esc(c.label), strconv.FormatFloat(c.v, 'f', 2, 64))
+	// The controls as the app draws them (ui/stage.go), disabled until
+	// it takes over: the same sizes, so nothing moves when it does.
+	slider := func(label string, lo, hi, v float64) {
+		w(`<label>%s<input type="range" disabled="" min="%g" max="%g" step="0.01" value="%g"/><output> %s</output></label>`,
+			esc(label), lo, hi, v, strconv.FormatFloat(v, 'f', 2, 64))
 	}
-	w(`<label>λ, the regularization <output>%s</output></label>`, strconv.FormatFloat(p.Lambda, 'g', -1, 64))
-	w(`<div class="buttons play"><button class="primary play-icon" disabled="">Train</button><button class="pause-icon" disabled="">Pause</button><button disabled="">Step</button><button disabled="">Reset</button></div>`)
+	slider("Noise: swap each triplet with probability ", 0, 0.5, p.Flip)
+	n := ds.Train * p.KSame * p.KDiff
+	w(`<p class="hint">about %.0f of %d triplets will be swapped</p>`, p.Flip*float64(n), n)
+	slider("η, the share of triplets trusted ", 0.5, 1, p.Eta)
+	w(`<label>λ, the regularization <input type="range" disabled="" aria-label="λ on a log scale" min="0" max="%d" step="1" value="%d"/><input type="text" class="short" disabled="" aria-label="λ" value="%s"/></label>`,
+		len(spec.LambdaGrid)-1, nearest(p.Lambda), strconv.FormatFloat(p.Lambda, 'g', -1, 64))
+	w(`<div class="buttons play"><button class="primary play-icon" disabled="">Train</button><button class="pause-icon" disabled="">Pause</button><button disabled="">Step</button><button disabled="">×10</button><button disabled="">Reset</button></div>`)
 	w(`</div><div class="status-line"><span>Status: </span><strong class="status idle">starting the solver…</strong></div></div>`)
 	w(`<div class="stage-views"><div class="projection"><div class="pair">`)
 	w(`<div><figure><figcaption>Euclidean</figcaption>%s</figure>`, view(ds, ds.Euclid))
@@ -100,21 +107,36 @@ func firstScreen(datasets string) (string, error) {
 }
 
 // view is a projection as the page draws it: the frame, and the rows'
-// markers when xy is given.
+// markers when xy is given. The view with markers is an image (an SVG
+// file of its own, in a data: address, its styles written in), the first
+// screen's largest piece of content: a browser counts the page's main
+// content as painted when it is (Largest Contentful Paint), not when the
+// app draws the same view again as inline SVG, which is no such candidate.
 func view(ds *protocol.Dataset, xy []float64) string {
+	if xy == nil {
+		return fmt.Sprintf(`<svg viewBox="0 0 %.1f %.1f" role="img" aria-label="learned projection, not yet trained"><rect class="plot-bg" width="%g" height="%g"></rect></svg>`, projW, projH, projW, projH)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg viewBox="0 0 %.1f %.1f" role="img" aria-label="Euclidean projection, %d points"><rect class="plot-bg" width="%g" height="%g"></rect>`, projW, projH, ds.Rows, projW, projH)
-	if xy != nil {
-		b.WriteString("<g>")
-		for _, cp := range draw.ProjectionMarkers(draw.Box{W: projW, H: projH}, xy, ds.Labels, ds.Held, len(ds.Classes), ds.Rows) {
-			colour := draw.ClassColour(cp.Class)
-			fmt.Fprintf(&b, `<path class="pts" style="stroke: %s; stroke-width: %s;" d="%s"></path>`, colour, draw.DotWidth(3), cp.Train)
-			fmt.Fprintf(&b, `<path class="pts test" style="stroke: %s;" d="%s"></path>`, colour, cp.Test)
-		}
-		b.WriteString("</g>")
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.1f %.1f"><rect width="%g" height="%g" fill="#fbfcfd" stroke="#d8dde2"/>`, projW, projH, projW, projH)
+	for _, cp := range draw.ProjectionMarkers(draw.Box{W: projW, H: projH}, xy, ds.Labels, ds.Held, len(ds.Classes), ds.Rows) {
+		colour := draw.ClassColour(cp.Class)
+		fmt.Fprintf(&b, `<path fill="none" stroke-linecap="round" stroke="%s" stroke-width="%s" d="%s"/>`, colour, draw.DotWidth(3), cp.Train)
+		fmt.Fprintf(&b, `<path fill="none" stroke="%s" stroke-width="1.4" d="%s"/>`, colour, cp.Test)
 	}
 	b.WriteString("</svg>")
-	return b.String()
+	return fmt.Sprintf(`<img class="view-img" width="%g" height="%g" alt="Euclidean projection, %d points" src="data:image/svg+xml,%s"/>`,
+		projW, projH, ds.Rows, url.PathEscape(b.String()))
+}
+
+// nearest is the stop of the λ slider nearest to v (ui/params.go).
+func nearest(v float64) int {
+	best := 0
+	for i, g := range spec.LambdaGrid {
+		if math.Abs(math.Log(g/v)) < math.Abs(math.Log(spec.LambdaGrid[best]/v)) {
+			best = i
+		}
+	}
+	return best
 }
 
 // interval is a test error's 95 % interval as the page writes it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/xml"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -38,8 +39,19 @@ func TestFirstScreen(t *testing.T) {
 	}
 	// One marker a row: the synthetic set's 600 rows, 90 of them held out
 	// (squares, closed by z). The interval is Wilson's for 11 of 90, 0.0696–0.2057.
+	img := regexp.MustCompile(`<img class="view-img"[^>]* src="data:image/svg\+xml,([^"]*)"`).FindStringSubmatch(s)
+	if img == nil {
+		t.Fatal("no image of the Euclidean view")
+	}
+	svg, err := url.PathUnescape(img[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Errorf("the view's SVG does not parse: %v", err)
+	}
 	moves := 0
-	for _, m := range regexp.MustCompile(`class="pts[^"]*"[^>]* d="([^"]*)"`).FindAllStringSubmatch(s, -1) {
+	for _, m := range regexp.MustCompile(` d="([^"]*)"`).FindAllStringSubmatch(svg, -1) {
 		moves += strings.Count(m[1], "M")
 	}
 	if moves != 600 {
