@@ -25,7 +25,8 @@ import (
 
 // Defaults of a session.
 const (
-	DefaultEvery = 50 * time.Millisecond // progress messages: about 20 a second
+	DefaultEvery      = 50 * time.Millisecond  // progress messages: about 20 a second
+	DefaultFrameEvery = 200 * time.Millisecond // frames of the learned view: about 5 a second
 	// BatchEvery is the least time between two progress messages of a
 	// batch's run (protocol.Train.Batch), from its start.
 	BatchEvery  = 250 * time.Millisecond
@@ -66,7 +67,8 @@ type Session struct {
 	read func(file string) ([]byte, error) // a built-in dataset's file
 
 	// FrameEvery is the least time between two frames of the learned view
-	// (core.Settings.MetricEvery; 0: core's default).
+	// (core.Settings.MetricEvery); 0: DefaultFrameEvery, or a millisecond
+	// per row of the data if that is longer.
 	FrameEvery time.Duration
 
 	// YieldEvery and Yield go to core.Settings: how often the solver lets
@@ -595,7 +597,15 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	if !req.Batch {
 		// The learned view as it learns: a frame a few times a second,
 		// at a twentieth of the run's time at most (core's spacing).
+		// The page draws every row of a frame on its main thread, which
+		// shares the machine with the solver: a frame a millisecond per
+		// row at least (200 ms for the built-in sets, 5 s for 5,000 rows)
+		// keeps what drawing frames costs a second about the same
+		// whatever the size.
 		settings.MetricEvery = s.FrameEvery
+		if s.FrameEvery == 0 {
+			settings.MetricEvery = max(DefaultFrameEvery, time.Duration(s.ds.Rows())*time.Millisecond)
+		}
 		settings.Metric = func(pr core.Progress, a *mat.SymDense) {
 			lv, err := s.learnedView(a, func(top float64) bool {
 				return p.CollapsedResult(top, &core.Result{Progress: pr, Method: method})
