@@ -71,7 +71,8 @@ fuzz() {
   go test -run '^$' -fuzz '^FuzzReadCSV$' -fuzztime 200000x ./core &&
     go test -run '^$' -fuzz '^FuzzSolve$' -fuzztime 50000x ./core &&
     go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 200000x ./wasm/protocol &&
-    go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 100000x ./ui/store
+    go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 100000x ./ui/store &&
+    go test -run '^$' -fuzz '^FuzzParseRun$' -fuzztime 100000x ./ui/store
 }
 # Go's go_js_wasm_exec, with the program's memory handed over as the page's
 # worker.js does (wasm/simd's kernels link to it).
@@ -87,7 +88,7 @@ stage "gofmt" gofmt_check
 stage "go vet (native, then js/wasm)" vet
 stage "go test" unit
 stage "go test ./e2e (the app in Chromium)" browser
-stage "fuzz: CSV reader, solver inputs, worker protocol, link codec" fuzz
+stage "fuzz: CSV reader, solver inputs, worker protocol, link codec, saved runs" fuzz
 stage "under GOOS=js GOARCH=wasm (Node)" node
 
 echo

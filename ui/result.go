@@ -185,7 +185,7 @@ func stepView(r *protocol.Result) *vecty.HTML {
 			top = max(top, c)
 		}
 		rows := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("hist"), vecty.Data("testid", testid))}
-		for i, c := range counts {
+		for i, c := range counts[:min(len(counts), len(labels))] { // protocol.Result.Check holds them equal
 			rows = append(rows, elem.Div(vecty.Markup(vecty.Class("bar-row")),
 				elem.Span(vecty.Markup(vecty.Class("bar-label")), vecty.Text(labels[i])),
 				elem.Span(vecty.Markup(vecty.Class("bar"), vecty.Style("width", f1(100*float64(c)/float64(top))+"%"))),

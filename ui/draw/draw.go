@@ -199,11 +199,13 @@ func NewScatter(b Box, xy []float64, pad float64) Scatter {
 		minY, maxY = math.Min(minY, xy[i+1]), math.Max(maxY, xy[i+1])
 	}
 	s := Scatter{Box: b, Unit: 1}
-	if len(xy) < 2 {
+	if len(xy) < 2 || math.IsInf(minX, 0) || math.IsInf(maxX, 0) || math.IsInf(minY, 0) || math.IsInf(maxY, 0) {
 		return s
 	}
-	s.CX, s.CY = (minX+maxX)/2, (minY+maxY)/2
-	span := math.Max((maxX-minX)/(b.W-2*pad), (maxY-minY)/(b.H-2*pad))
+	// Halves first: max − min overflows to +Inf for points near ±1.8e308,
+	// and the picture must still fit the box.
+	s.CX, s.CY = minX/2+maxX/2, minY/2+maxY/2
+	span := 2 * math.Max((maxX/2-minX/2)/(b.W-2*pad), (maxY/2-minY/2)/(b.H-2*pad))
 	if span > 0 && !math.IsInf(span, 0) {
 		s.Unit = 1 / span
 	}
@@ -211,8 +213,9 @@ func NewScatter(b Box, xy []float64, pad float64) Scatter {
 }
 
 // At returns the pixel position of data point (x, y); y grows upwards.
+// The differences are scaled by halves, as the span was (NewScatter).
 func (s Scatter) At(x, y float64) (px, py float64) {
-	return s.Box.X + s.Box.W/2 + (x-s.CX)*s.Unit, s.Box.Y + s.Box.H/2 - (y-s.CY)*s.Unit
+	return s.Box.X + s.Box.W/2 + 2*(x/2-s.CX/2)*s.Unit, s.Box.Y + s.Box.H/2 - 2*(y/2-s.CY/2)*s.Unit
 }
 
 // Marker shapes.

@@ -259,6 +259,24 @@ func ParseRun(text string) (*SavedRun, Params, error) {
 			return nil, Params{}, errors.New("it names row " + strconv.Itoa(i+1) + " of " + strconv.Itoa(res.N))
 		}
 	}
+	// Everything the page draws from a result, as the worker's results are
+	// checked (every size, range and finite value).
+	if err := res.Check(); err != nil {
+		return nil, Params{}, errors.New("its result: " + err.Error())
+	}
+	for _, v := range append(append([]float64(nil), run.Trace.Iters...), run.Trace.Gaps...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, Params{}, errors.New("its Δ_t history holds " + strconv.FormatFloat(v, 'g', -1, 64) + ", not a finite number ≥ 0")
+		}
+	}
+	// An edit names a triplet among those drawn: the run's, with the ones
+	// it dropped.
+	drawn := res.Triplets + res.Dropped
+	for _, i := range append(append([]int(nil), run.Edits.Drop...), run.Edits.Reverse...) {
+		if i < 0 || i >= drawn {
+			return nil, Params{}, errors.New("its edits name triplet " + strconv.Itoa(i) + "; the run drew " + strconv.Itoa(drawn) + " (numbered from 0)")
+		}
+	}
 	return run, p, nil
 }
 

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rml-lab/rml/spec"
+	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
 
@@ -16,7 +20,7 @@ const irisHash = "5e0f7c8a3ea0d7d2a3f1c0b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0
 
 // finished returns a state with a run on a small dataset (3 rows, 2
 // features whose names need quoting) finished.
-func finished(t *testing.T) *State {
+func finished(t testing.TB) *State {
 	t.Helper()
 	s := New(DefaultParams)
 	out := Reduce(s, WorkerReady{Builtins: []string{"Iris"}})
@@ -25,7 +29,7 @@ func finished(t *testing.T) *State {
 	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
 	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Iter: 2, Iters: []float64{1, 2}, Gaps: []float64{0.5, 1e-7}}}})
 	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 2, Gap: 1e-7, RelGap: 1e-7, Dual: -1.5, Primal: 1.5000001, SumQ: 3, Budget: 3.2, Seconds: 0.25},
-		Method: "fast", D: 2, N: 3, K: 5, Warm: true, Triplets: 4, Swapped: 1, Dropped: 1, QHist: []int{1, 0, 3}, MarginHist: []int{0, 4},
+		Method: "fast", D: 2, N: 3, K: 5, Warm: true, Triplets: 4, Swapped: 1, Dropped: 1, QHist: []int{1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0}, MarginHist: []int{0, 4, 0, 0, 0},
 		Test: []int{2}, ErrEuclid: 0.25, ErrLearn: 0.125, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectIndex: []int{4},
 		SuspectPrecision: math.NaN(), A: []float64{2, -0.5, -0.5, 1e-300}, Eigen: []float64{2.1, 0.1},
 		Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{-1, -2, -3, -4, -5, 0.1}, Labels: []float64{0, 1, 1}}
@@ -123,7 +127,7 @@ func TestSavedRunRoundTrip(t *testing.T) {
 	if m.Load.Builtin != "Iris" || m.Load.Seed != 7 || o.Params.Eta != 0.9 {
 		t.Fatalf("open: %+v, params %+v", m.Load, o.Params)
 	}
-	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 3, Features: []string{"a", "b"}, SHA256: irisHash}}})
+	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 3, Features: []string{"a", "b"}, Classes: []string{"setosa", "virginica"}, SHA256: irisHash}}})
 	if o.Result == nil || o.Status != Converged || o.ResultOf != o.RunID || !reflect.DeepEqual(o.Trace, s.Trace) || !strings.Contains(o.Message, "Opened the saved run") {
 		t.Fatalf("opened: %v %+v %q", o.Status, o.Trace, o.Message)
 	}
@@ -190,7 +194,7 @@ func TestSavedRunKeepsReading(t *testing.T) {
 	if m.Load.Label != "kind" || m.Load.Missing != "mean" || !reflect.DeepEqual(m.Load.Exclude, []string{"c"}) || !reflect.DeepEqual(m.Load.OneHot, []string{"b"}) {
 		t.Errorf("the run's file read as %+v", m.Load)
 	}
-	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "mine.csv", Rows: 3, Features: []string{"a", "b"}, SHA256: irisHash}}})
+	Reduce(o, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "mine.csv", Rows: 3, Features: []string{"a", "b"}, Classes: []string{"setosa", "virginica"}, SHA256: irisHash}}})
 	if o.Result == nil || !strings.Contains(o.Message, "Opened the saved run") {
 		t.Errorf("not opened: %q", o.Message)
 	}
@@ -284,4 +288,108 @@ func TestCSVRow(t *testing.T) {
 	if !reflect.DeepEqual(got[0], rec) {
 		t.Errorf("got %q", got[0])
 	}
+}
+
+// hostileRuns are edits of a saved run (finished's) that a reliability
+// tester made: histograms a bin longer, a coordinate at the edge of
+// double precision, an edit out of range, a label no class has.
+var hostileRuns = []struct{ name, from, to, refused string }{
+	{"a sixth margin bin", `"marginHist": [0, 4, 0, 0, 0]`, `"marginHist": [0, 4, 0, 0, 0, 6]`, "a histogram of margins with 6 bins"},
+	{"a twelfth q bin", `"qHist": [1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0]`, `"qHist": [1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1]`, "a histogram of q with 12 bins"},
+	{"a negative count", `"qHist": [1, 0, 3,`, `"qHist": [-1, 0, 3,`, "a count of q is negative"},
+	{"coordinates of 1e308", `"learned": [-1, -2, -3, -4, -5, 0.1]`, `"learned": [-1e308, -2, -3, -4, 1e308, 0.1]`, ""},
+	{"an error over 1", `"euclidean": 0.25`, `"euclidean": 25`, "a test error of 25"},
+	{"an edit out of range", `"drop": []`, `"drop": [-5]`, "its edits name triplet -5"},
+}
+
+// The hostile runs: each is refused with its reason, or (coordinates
+// that are finite, however large) opened and drawn with finite markers.
+func TestHostileRuns(t *testing.T) {
+	b, err := finished(t).RunJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range hostileRuns {
+		text := strings.Replace(string(b), c.from, c.to, 1)
+		if text == string(b) {
+			t.Fatalf("%s: the edit %q is not in the saved run", c.name, c.from)
+		}
+		run, _, err := ParseRun(text)
+		switch {
+		case c.refused == "" && err != nil:
+			t.Errorf("%s: refused (%v)", c.name, err)
+		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+			t.Errorf("%s: %v, want %q", c.name, err, c.refused)
+		case err == nil:
+			for _, cp := range draw.ProjectionMarkers(draw.Box{W: 300, H: 280}, run.Result.Learned, run.Result.Labels, run.Result.Test, 2, run.Result.N) {
+				for _, v := range regexp.MustCompile(`-?[\d.]+(e[+-]?\d+)?|Inf|NaN`).FindAllString(cp.Train+cp.Test, -1) {
+					if x, err := strconv.ParseFloat(v, 64); err != nil || x < -10 || x > 310 {
+						t.Errorf("%s: a marker at %s, outside the 300 × 280 view", c.name, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzParseRun opens what a saved run file might say, edited by hand or
+// made up: whatever ParseRun accepts, the page can draw without an index
+// out of range or a coordinate that is not finite (the drawing's pure
+// parts, ui/draw's, run here on it), and opening it over a dataset of its
+// size shows it; whatever it refuses, it says why.
+func FuzzParseRun(f *testing.F) {
+	b, err := finished(f).RunJSON()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(b))
+	for _, c := range hostileRuns {
+		f.Add(strings.Replace(string(b), c.from, c.to, 1))
+	}
+	f.Add(`{"format":"` + RunFormat + `"}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		run, _, err := ParseRun(text)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("a refusal with no reason")
+			}
+			return
+		}
+		r := run.Result
+		box := draw.Box{W: 300, H: 280}
+		for _, xy := range [][]float64{r.Euclid, r.Learned} {
+			classes := 0
+			for _, l := range r.Labels {
+				classes = max(classes, int(l)+1)
+			}
+			for _, cp := range draw.ProjectionMarkers(box, xy, r.Labels, r.Test, min(classes, 64), r.N) {
+				if strings.Contains(cp.Train+cp.Test, "NaN") || strings.Contains(cp.Train+cp.Test, "Inf") {
+					t.Fatalf("a marker drawn at %q", cp.Train+cp.Test)
+				}
+			}
+		}
+		if n := len(r.Test); n > 0 {
+			for _, e := range []float64{r.ErrEuclid, r.ErrLearn} {
+				lo, hi := spec.Wilson(spec.Misclassified(e, n), n)
+				if !(lo >= 0 && hi <= 1) {
+					t.Fatalf("interval [%g, %g]", lo, hi)
+				}
+			}
+		}
+		// Opened over data of its size and hash, the run is shown.
+		s := New(DefaultParams)
+		out := Reduce(s, WorkerReady{Builtins: []string{"Iris"}})
+		Reduce(s, Reply{protocol.Message{ID: out[0].ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: r.N, SHA256: run.Dataset.SHA256}}})
+		classes := make([]string, 0, 64)
+		for i := 0; i < 64; i++ {
+			classes = append(classes, strconv.Itoa(i))
+		}
+		features := make([]string, r.D)
+		for _, m := range Reduce(s, Upload{Name: "run.json", Text: text}) {
+			if m.Kind == protocol.KindLoad {
+				Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: run.Dataset.Name, Rows: r.N,
+					Features: features, Classes: classes, SHA256: run.Dataset.SHA256}}})
+			}
+		}
+	})
 }

@@ -651,6 +651,12 @@ func (s *State) opened(d *protocol.Dataset) {
 			"; loaded: "+d.Name+", "+short(d.SHA256)+"): its settings are set, its result is not shown.", true
 		return
 	}
+	for _, l := range r.Result.Labels {
+		if int(l) >= len(d.Classes) {
+			s.Message, s.Notice = "The saved run names class "+strconv.Itoa(int(l)+1)+" of a dataset with "+strconv.Itoa(len(d.Classes))+": its settings are set, its result is not shown.", false
+			return
+		}
+	}
 	s.RunID = s.id()
 	s.ResultOf = s.RunID
 	s.Result, s.Trace, s.Last, s.Edits = r.Result, r.Trace, r.Result.Progress, r.Edits

@@ -29,7 +29,7 @@ func ready(t *testing.T) *State {
 	return s
 }
 
-func one(t *testing.T, out []protocol.Message, kind protocol.Kind) protocol.Message {
+func one(t testing.TB, out []protocol.Message, kind protocol.Kind) protocol.Message {
 	t.Helper()
 	if len(out) != 1 || out[0].Kind != kind {
 		t.Fatalf("want one %s request, got %+v", kind, out)

@@ -603,39 +603,93 @@ func (m *Message) checkArrays() error {
 	if len(p.Frame)%2 != 0 || len(p.Frame) > 2<<22 {
 		return errors.New("protocol: a frame of " + strconv.Itoa(len(p.Frame)) + " coordinates, not two a row")
 	}
-	r := m.Result
-	if r == nil {
-		return nil
-	}
-	itoa := strconv.Itoa
-	if r.D < 0 || r.N < 0 || r.D > 1<<12 || r.N > 1<<22 {
-		return errors.New("protocol: bad result size " + itoa(r.N) + "×" + itoa(r.D))
-	}
-	switch {
-	case len(r.A) != r.D*r.D:
-		return errors.New("protocol: A has " + itoa(len(r.A)) + " entries, want " + itoa(r.D*r.D))
-	case len(r.Eigen) != r.D:
-		return errors.New("protocol: " + itoa(len(r.Eigen)) + " eigenvalues, want " + itoa(r.D))
-	case len(r.Euclid) != 2*r.N || len(r.Learned) != 2*r.N:
-		return errors.New("protocol: projections have " + itoa(len(r.Euclid)) + " and " + itoa(len(r.Learned)) + " coordinates, want " + itoa(2*r.N))
-	case len(r.Labels) != r.N:
-		return errors.New("protocol: " + itoa(len(r.Labels)) + " labels, want " + itoa(r.N))
-	}
-	for _, i := range append(r.Test[:len(r.Test):len(r.Test)], r.SuspectRows...) {
-		if i < 0 || i >= r.N {
-			return errors.New("protocol: row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
-		}
-	}
-	if len(r.SuspectRows) != 3*len(r.SuspectSwapped) || len(r.SuspectIndex) != len(r.SuspectSwapped) {
-		return errors.New("protocol: " + itoa(len(r.SuspectRows)) + " suspect rows for " + itoa(len(r.SuspectSwapped)) + " suspects")
-	}
-	for _, v := range r.Labels {
-		if v != math.Trunc(v) || v < 0 {
-			return errors.New("protocol: label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
+	if r := m.Result; r != nil {
+		if err := r.Check(); err != nil {
+			return errors.New("protocol: " + err.Error())
 		}
 	}
 	return nil
 }
+
+// Check verifies everything a page draws from a result: its sizes (A is
+// D×D with D eigenvalues, N rows with two coordinates in each view and a
+// class each, the histograms of their fixed bins), every row it names in
+// range, every number finite and every count, share and index where it can
+// be. A saved run the page opens is checked by it too (store.ParseRun), so
+// that nothing a file says can make the page index out of range or draw
+// an infinite coordinate.
+func (r *Result) Check() error {
+	itoa := strconv.Itoa
+	if r.D < 0 || r.N < 0 || r.D > 1<<12 || r.N > 1<<22 {
+		return errors.New("bad result size " + itoa(r.N) + "×" + itoa(r.D))
+	}
+	switch {
+	case len(r.A) != r.D*r.D:
+		return errors.New("A has " + itoa(len(r.A)) + " entries, want " + itoa(r.D*r.D))
+	case len(r.Eigen) != r.D:
+		return errors.New(itoa(len(r.Eigen)) + " eigenvalues, want " + itoa(r.D))
+	case len(r.Euclid) != 2*r.N || len(r.Learned) != 2*r.N:
+		return errors.New("projections have " + itoa(len(r.Euclid)) + " and " + itoa(len(r.Learned)) + " coordinates, want " + itoa(2*r.N))
+	case len(r.Labels) != r.N:
+		return errors.New(itoa(len(r.Labels)) + " labels, want " + itoa(r.N))
+	case len(r.QHist) != 0 && len(r.QHist) != QHistBins:
+		return errors.New("a histogram of q with " + itoa(len(r.QHist)) + " bins, want " + itoa(QHistBins))
+	case len(r.MarginHist) != 0 && len(r.MarginHist) != MarginHistBins:
+		return errors.New("a histogram of margins with " + itoa(len(r.MarginHist)) + " bins, want " + itoa(MarginHistBins))
+	case len(r.Iters) != len(r.Gaps):
+		return errors.New("iterations and gaps differ in length")
+	}
+	for _, i := range append(r.Test[:len(r.Test):len(r.Test)], r.SuspectRows...) {
+		if i < 0 || i >= r.N {
+			return errors.New("row " + itoa(i) + " out of range [0," + itoa(r.N) + ")")
+		}
+	}
+	if len(r.SuspectRows) != 3*len(r.SuspectSwapped) || len(r.SuspectIndex) != len(r.SuspectSwapped) {
+		return errors.New(itoa(len(r.SuspectRows)) + " suspect rows for " + itoa(len(r.SuspectSwapped)) + " suspects")
+	}
+	for _, v := range r.Labels {
+		if v != math.Trunc(v) || v < 0 || v >= 1<<20 {
+			return errors.New("label " + strconv.FormatFloat(v, 'g', -1, 64) + " is not a class index")
+		}
+	}
+	for _, c := range []struct {
+		what string
+		v    []int
+	}{{"a count of q", r.QHist}, {"a count of margins", r.MarginHist}, {"a suspect's index", r.SuspectIndex}, {"a suspect's swap", r.SuspectSwapped},
+		{"the triplets", []int{r.Triplets, r.Swapped, r.Dropped, r.Reversed, r.Iter, r.K}}} {
+		for _, v := range c.v {
+			if v < 0 {
+				return errors.New(c.what + " is negative (" + itoa(v) + ")")
+			}
+		}
+	}
+	if r.Swapped > r.Triplets {
+		return errors.New(itoa(r.Swapped) + " of " + itoa(r.Triplets) + " triplets swapped")
+	}
+	for _, a := range []struct {
+		what string
+		v    []float64
+	}{{"A", r.A}, {"an eigenvalue", r.Eigen}, {"a Euclidean coordinate", r.Euclid}, {"a learned coordinate", r.Learned},
+		{"a gap", r.Gaps}, {"an iteration", r.Iters}} {
+		for _, v := range a.v {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return errors.New(a.what + " is " + strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		}
+	}
+	for _, e := range []float64{r.ErrEuclid, r.ErrLearn} {
+		if !(e >= 0 && e <= 1) {
+			return errors.New("a test error of " + strconv.FormatFloat(e, 'g', -1, 64) + ", not a share")
+		}
+	}
+	return nil
+}
+
+// The histograms' bins (Result.QHist, Result.MarginHist).
+const (
+	QHistBins      = 11
+	MarginHistBins = 5
+)
 
 // checkArrays verifies a dataset's view against its row count: both
 // arrays empty (no view) or of the right length, held-out rows in range.

@@ -14,7 +14,7 @@ func samples() []Message {
 		Progress: Progress{Status: "converged", Iter: 3, Gap: 0.5, RelGap: 1e-3, Dual: -1, Primal: 2, SumQ: 4, Budget: 8, BudgetActive: true, Seconds: 0.25,
 			Iters: []float64{2, 3}, Gaps: []float64{1, 0.5}},
 		Method: "fast", Triplets: 10, Swapped: 2, D: 2, N: 3, Test: []int{2},
-		ErrEuclid: 0.25, ErrLearn: 0.125, K: 5, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectIndex: []int{7}, QHist: []int{3, 0, 1}, MarginHist: []int{1, 2, 0, 0, 1}, SuspectPrecision: 0.5,
+		ErrEuclid: 0.25, ErrLearn: 0.125, K: 5, SuspectRows: []int{0, 1, 2}, SuspectSwapped: []int{1}, SuspectIndex: []int{7}, QHist: []int{3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, MarginHist: []int{1, 2, 0, 0, 1}, SuspectPrecision: 0.5,
 		A: []float64{1, 0.5, 0.5, 2}, Eigen: []float64{2.2, 0.8}, Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{6, 5, 4, 3, 2, 1}, Labels: []float64{0, 1, 1},
 	}
 	return []Message{
