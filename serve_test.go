@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 // Only the build folder's files are served, without the .gz copies (they
@@ -174,5 +180,54 @@ func TestStale(t *testing.T) {
 	os.Chtimes(src, future, future)
 	if why := stale(root); why != filepath.Join("core", "x.go")+" is newer than the build" {
 		t.Errorf("newer source: %q", why)
+	}
+}
+
+// The server lets go of a client that sends nothing (no header within its
+// timeout) and of an idle keep-alive one, and serves at most conns at once:
+// the next waits until one is let go.
+func TestServerLimits(t *testing.T) {
+	l := limits{conns: 2, header: 200 * time.Millisecond, read: time.Second, write: time.Second, idle: 200 * time.Millisecond}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t.TempDir(), l)
+	go srv.Serve(netutil.LimitListener(ln, l.conns))
+	defer srv.Close()
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	closedWithin := func(c net.Conn, d time.Duration) bool {
+		c.SetReadDeadline(time.Now().Add(d))
+		_, err := c.Read(make([]byte, 1))
+		return err == io.EOF
+	}
+	// Silent clients fill the two places; a third is not served until
+	// the server lets them go at their header timeout.
+	a, b, c := dial(), dial(), dial()
+	defer a.Close()
+	defer b.Close()
+	defer c.Close()
+	fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, _ := c.Read(make([]byte, 1)); n > 0 {
+		t.Fatal("a third client was served while two held the places")
+	}
+	if !closedWithin(a, 3*time.Second) || !closedWithin(b, 3*time.Second) {
+		t.Fatal("a client that sent nothing was not let go")
+	}
+	c.SetReadDeadline(time.Now().Add(3 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 ") {
+		t.Fatalf("the third client, once there was room: %q, %v", line, err)
+	}
+	// It is idle now: let go at the idle timeout.
+	if !closedWithin(c, 3*time.Second) {
+		t.Error("an idle keep-alive client was not let go")
 	}
 }
