@@ -145,6 +145,11 @@ var (
 	LambdaRange = Range{"λ", func(v float64) bool { return v > 0 && finite(v) }, "a finite number > 0"}
 	TolRange    = Range{"tolerance", func(v float64) bool { return v > 0 && v < 1 }, "a number between 0 and 1"}
 	FlipRange   = Range{"swap probability", func(v float64) bool { return v >= 0 && v <= 1 }, "a number from 0 to 1"}
+	// PageEtaRange and PageFlipRange are η's and the swap probability's
+	// ranges in the page, its sliders' (a link outside them drew the
+	// slider at its end while the run used the link's value).
+	PageEtaRange  = Range{"η", func(v float64) bool { return v >= 0.5 && v <= 1 }, "a number from 0.5 to 1 (the page's slider)"}
+	PageFlipRange = Range{"swap probability", func(v float64) bool { return v >= 0 && v <= 0.5 }, "a number from 0 to 0.5 (the page's slider)"}
 	// PageKRange is k_same's and k_diff's range in the page; the command
 	// line takes any k ≥ 1 (core counts the triplets before building them).
 	PageKRange = Range{"k", func(v float64) bool { return v >= 1 && v <= PageMaxK && v == math.Trunc(v) }, "a whole number from 1 to " + strconv.Itoa(PageMaxK)}

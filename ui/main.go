@@ -9,7 +9,6 @@ package ui
 import (
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall/js"
 
 	"github.com/hexops/vecty"
@@ -76,20 +75,7 @@ func (g *glue) inBatch() bool {
 
 // Run starts the page and never returns.
 func Run() {
-	hash := js.Global().Get("location").Get("hash").String()
-	params, problems := store.DecodeURL(hash, store.DefaultParams)
-	// A first visit (no link) opens the first lesson and trains it, so that
-	// the page shows something worth seeing at once.
-	first := strings.TrimPrefix(hash, "#") == ""
-	if first {
-		params, _ = store.DecodeURL("preset="+store.Presets[0].Key, store.DefaultParams)
-	}
-	g := &glue{state: store.New(params)}
-	g.state.Pending = !params.View.Idle // every link trains at once, unless autorun=0
-	if len(problems) > 0 {
-		g.state.Message = "Some settings in the link were ignored: " + strings.Join(problems, "; ") + "."
-		g.state.Notice = true
-	}
+	g := &glue{state: store.Open(js.Global().Get("location").Get("hash").String())}
 	g.nHelpers = helperCount()
 	g.root = &App{glue: g}
 	g.root.newPanels(g.Dispatch, g.open, g.openTriplets)

@@ -155,3 +155,30 @@ func TestBadTripletFileKeepsGood(t *testing.T) {
 		t.Errorf("after a bad file: from file %v, set %+v, file %+v, message %q at %q", s.FromFile, s.Triplets, s.TripletFile, s.Message, s.MessageAt)
 	}
 }
+
+// A link's problems are said until its data is shown, and stay with the
+// dataset's own notice (they vanished with the load, after a second);
+// values outside the page's sliders are refused (η 1e-300 drew the slider
+// at 0.5 and ran at 1e-300); a megabyte of fragment is not read at all.
+func TestLinkProblems(t *testing.T) {
+	s := Open("#data=Wine&eta=1e-300&flip=0.9&zz=1")
+	if s.Params.Eta != DefaultParams.Eta || s.Params.Flip != DefaultParams.Flip || !s.Pending {
+		t.Errorf("out-of-range values taken: %+v", s.Params)
+	}
+	for _, want := range []string{`eta="1e-300": expected a number from 0.5 to 1`, `flip="0.9"`, `"zz" is not a setting`} {
+		if !strings.Contains(s.Message, want) {
+			t.Errorf("the notice %q lacks %q", s.Message, want)
+		}
+	}
+	out := Reduce(s, WorkerReady{Builtins: []string{"Iris", "Wine"}})
+	Reduce(s, Reply{protocol.Message{ID: out[0].ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine", Rows: 178, Notice: "a note on the data"}}})
+	if !strings.Contains(s.Message, "were ignored") || !strings.Contains(s.Message, "a note on the data") {
+		t.Errorf("after the load: %q", s.Message)
+	}
+	if f := Open("#" + strings.Repeat("a=1&", 1<<18)); !strings.Contains(f.Message, "KB long") || f.Params.Dataset != DefaultParams.Dataset {
+		t.Errorf("a megabyte of fragment: %q", f.Message)
+	}
+	if s := Open(""); s.Params.Preset != Presets[0].Key || !s.Pending {
+		t.Errorf("a first visit: %+v", s.Params)
+	}
+}

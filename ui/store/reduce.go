@@ -123,9 +123,7 @@ func reduce(s *State, a Action) []protocol.Message {
 		// The page keeps its layout (embed=, hide=): it was drawn for it.
 		p.View.Embed, p.View.Hide = s.Params.View.Embed, s.Params.View.Hide
 		out := s.applyParams(p, !p.View.Idle)
-		if len(problems) > 0 {
-			s.Message, s.Notice = "Some settings in the link were ignored: "+strings.Join(problems, "; ")+".", true
-		}
+		s.linkProblems(problems)
 		return out
 	case Pin:
 		s.pin(s.Result, nil)
@@ -231,7 +229,7 @@ func (s *State) id() int {
 }
 
 func (s *State) setError(msg string) {
-	s.Message, s.Notice, s.Status = msg, false, Error
+	s.Message, s.Notice, s.Status, s.keepNote = msg, false, Error, false
 }
 
 func (s *State) clearRun() {
@@ -343,8 +341,8 @@ func (s *State) readTriplets(first bool) []protocol.Message {
 // abandoned.
 func (s *State) load(src source) []protocol.Message {
 	out := s.abandonRun()
-	if !s.restarted {
-		s.Message = ""
+	if !s.restarted && !s.linkNote {
+		s.Message, s.keepNote = "", false
 	}
 	s.loading = src
 	if !s.Ready {
@@ -425,7 +423,12 @@ func (s *State) train(warm bool) []protocol.Message {
 func (s *State) show(id int, warm bool) {
 	s.Pending = false
 	s.RunID = id
-	s.Status, s.Last, s.Message, s.awaiting = Running, protocol.Progress{}, "", false
+	s.Status, s.Last, s.awaiting = Running, protocol.Progress{}, false
+	if !s.keepNote {
+		// A run starts with a clean slate, but for a notice about the
+		// data or the link, which holds while they do.
+		s.Message = ""
+	}
 	// A warm step continues the curve (its iterations count on from the
 	// trace's last); any other run starts a new one.
 	if j := s.Job; j != nil && j.Kind == "step" && warm && len(s.Trace.Iters) > 0 {
@@ -478,13 +481,20 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
 			s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0 // of the previous dataset
 			s.start, s.startLanes = protocol.Start{}, nil
-			if s.restarted && d.Notice == "" {
+			if s.linkNote {
+				// Keep saying what the link held that was ignored, and add
+				// what the dataset says.
+				if d.Notice != "" {
+					s.Message += " " + d.Notice
+				}
+				s.linkNote = false
+			} else if s.restarted && d.Notice == "" {
 				// Keep saying that the worker was restarted, now as a notice.
 				s.Notice, s.restarted = true, false
 			} else {
 				s.Message, s.Notice = d.Notice, d.Notice != ""
 				if d.Notice != "" {
-					s.at = AtData
+					s.at, s.keepNote = AtData, true
 				}
 			}
 			s.opened(d)

@@ -144,6 +144,8 @@ type State struct {
 	pins         int    // runs pinned so far: the next pinned run's ID
 	awaiting     bool   // the run has ended; its result is on the way
 	restarted    bool   // the message says the worker was restarted; keep it past the reload
+	linkNote     bool   // the message says what a link held that was ignored; keep it past the load
+	keepNote     bool   // the message is a notice about the data or the link: a run does not clear it
 	at           string // where this action's message goes (Reduce sets MessageAt from it)
 }
 
@@ -226,3 +228,33 @@ func (s *State) CanTrain() bool { return s.Ready && s.Data != nil && !s.Loading 
 
 // New returns the state before the worker is up, with the given parameters.
 func New(p Params) *State { return &State{Params: p, Status: Idle, TripletsBy: "row0"} }
+
+// Open returns the state a visit to the page at an address with this
+// fragment starts in: the link's settings over the defaults, or, with no
+// link (a first visit), the first lesson; training as soon as the data is
+// loaded unless the link says autorun=0. What the link held that could
+// not be used is said until the data it loads is shown, and stays.
+func Open(fragment string) *State {
+	p, problems := DecodeURL(fragment, DefaultParams)
+	if strings.TrimPrefix(fragment, "#") == "" {
+		p, _ = DecodeURL("preset="+Presets[0].Key, DefaultParams)
+	}
+	s := New(p)
+	s.Pending = !p.View.Idle
+	s.linkProblems(problems)
+	return s
+}
+
+// MaxFragment is the longest address fragment the page reads: a link
+// carries a few settings, and a megabyte of them took 15 s to read.
+const MaxFragment = 8 << 10
+
+// linkProblems says what a link held that could not be used, in a
+// notice that outlives the load the link starts (load keeps it, and the
+// dataset's own notice is added to it).
+func (s *State) linkProblems(problems []string) {
+	if len(problems) == 0 {
+		return
+	}
+	s.Message, s.Notice, s.linkNote, s.keepNote = "Some settings in the link were ignored: "+strings.Join(problems, "; ")+".", true, true, true
+}

@@ -70,8 +70,8 @@ var fields = []field{
 		func(p *Params, s string) error { p.Label = s; return nil }},
 	intField("ksame", func(p *Params) *int { return &p.KSame }, 1, spec.PageMaxK),
 	intField("kdiff", func(p *Params) *int { return &p.KDiff }, 1, spec.PageMaxK),
-	floatField("flip", func(p *Params) *float64 { return &p.Flip }, spec.FlipRange),
-	floatField("eta", func(p *Params) *float64 { return &p.Eta }, spec.EtaRange),
+	floatField("flip", func(p *Params) *float64 { return &p.Flip }, spec.PageFlipRange),
+	floatField("eta", func(p *Params) *float64 { return &p.Eta }, spec.PageEtaRange),
 	floatField("lambda", func(p *Params) *float64 { return &p.Lambda }, spec.LambdaRange),
 	{"method",
 		func(p *Params) string { return p.Method },
@@ -189,6 +189,9 @@ func DecodeURL(fragment string, base Params) (Params, []string) {
 	p := base
 	if fragment == "" {
 		return p, nil
+	}
+	if len(fragment) > MaxFragment {
+		return p, []string{"the link's settings are " + strconv.Itoa(len(fragment)>>10) + " KB long; a link to this page carries at most " + strconv.Itoa(MaxFragment>>10) + " KB, so none of them was read"}
 	}
 	var problems []string
 	vals, bad := parseQuery(fragment)
