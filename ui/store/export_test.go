@@ -269,7 +269,18 @@ func TestJSONCodec(t *testing.T) {
 	if _, err := appendJSON(nil, math.NaN(), ""); err == nil {
 		t.Error("NaN written")
 	}
-	for _, bad := range []string{"", "{", `{"a" 1}`, "[1,]", "tru", `"\x`, "1e999", "[" + strings.Repeat("[", 70) + "]", "{} x"} {
+	// Escapes as other writers of JSON write them, encoding/json the judge:
+	// a surrogate pair (an emoji), \/ and the rest.
+	for _, in := range []string{`"\ud83d\ude00 \u00e9 \/ \n \""`, `["\uD83D\uDE00"]`} {
+		var want any
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := parseJSON(in); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, %v; encoding/json reads %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "{", `{"a" 1}`, "[1,]", "tru", `"\x`, "1e999", "[" + strings.Repeat("[", 70) + "]", "{} x", `"\ud83d"`, `"\ude00\ud83d"`} {
 		if _, err := parseJSON(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}

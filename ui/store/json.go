@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -266,9 +267,10 @@ func (p *jsonParser) str() (string, error) {
 		return "", p.fail(`a closing "`)
 	}
 	raw := p.s[p.i : j+1]
-	// JSON's escapes are Go's but for \/ and surrogate pairs' \uD8xx form,
-	// which strconv.Unquote reads as Go does; \/ is mapped first.
-	v, err := strconv.Unquote(replaceSlashEscape(raw))
+	// JSON's escapes are Go's but for \/ and surrogate pairs (an emoji is
+	// \ud83d\ude00 in JSON, and strconv.Unquote refuses each half): both
+	// are mapped first.
+	v, err := strconv.Unquote(jsonEscapes(raw))
 	if err != nil || !utf8.ValidString(v) {
 		return "", p.fail("a valid string")
 	}
@@ -276,7 +278,10 @@ func (p *jsonParser) str() (string, error) {
 	return v, nil
 }
 
-func replaceSlashEscape(s string) string {
+// jsonEscapes maps the escapes JSON has and Go does not: \/, and a
+// surrogate pair \uD8xx\uDCxx, written as the character it encodes. A
+// lone surrogate is left as it is, for strconv.Unquote to refuse.
+func jsonEscapes(s string) string {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
@@ -285,6 +290,15 @@ func replaceSlashEscape(s string) string {
 				i++
 				continue
 			}
+			if r1, ok := hex4(s, i); ok && utf16.IsSurrogate(rune(r1)) {
+				if r2, ok := hex4(s, i+6); ok {
+					if r := utf16.DecodeRune(rune(r1), rune(r2)); r != utf8.RuneError {
+						out = utf8.AppendRune(out, r)
+						i += 11
+						continue
+					}
+				}
+			}
 			out = append(out, s[i], s[i+1])
 			i++
 			continue
@@ -292,4 +306,13 @@ func replaceSlashEscape(s string) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// hex4 reads the escape \uXXXX at s[i:], if there is one there.
+func hex4(s string, i int) (uint64, bool) {
+	if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[i+2:i+6], 16, 16)
+	return v, err == nil
 }
