@@ -486,6 +486,10 @@ func readTripletsKeyed(r io.Reader, k TripletKeys, skip bool) ([]Triplet, int, e
 		}
 		ts = append(ts, Triplet{idx[0], idx[1], idx[2]})
 	}
+	if len(ts)+skipped > MaxTriplets {
+		// The reader took one record more than the limit, for a header.
+		return nil, 0, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
+	}
 	if len(ts) == 0 {
 		if skipped > 0 {
 			return nil, skipped, fmt.Errorf("each of the triplet file's %d triplets names a row that was dropped for a missing value", skipped)

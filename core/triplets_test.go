@@ -173,3 +173,20 @@ func TestReadTripletsKeyed(t *testing.T) {
 		t.Errorf("skipping, an unknown id: %v", err)
 	}
 }
+
+// A triplet file holds at most MaxTriplets triplets, with a header line
+// or without: the reader's one record to spare is for the header, and a
+// file of MaxTriplets+1 triplets without one was read whole.
+func TestReadTripletsLimit(t *testing.T) {
+	var b strings.Builder
+	b.Grow(8 * (MaxTriplets + 1))
+	for range MaxTriplets + 1 {
+		b.WriteString("0,1,2\n")
+	}
+	if _, err := ReadTriplets(strings.NewReader(b.String()), 3); err == nil || !strings.Contains(err.Error(), "the limit is") {
+		t.Errorf("%d triplets: %v", MaxTriplets+1, err)
+	}
+	if ts, err := ReadTriplets(strings.NewReader("anchor,similar,dissimilar\n"+strings.Repeat("0,1,2\n", MaxTriplets)), 3); err != nil || len(ts) != MaxTriplets {
+		t.Errorf("%d triplets under a header: %d, %v", MaxTriplets, len(ts), err)
+	}
+}

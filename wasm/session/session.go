@@ -189,9 +189,17 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 		}
 	}
 	if ds == nil {
+		tooWide := func(n int) error {
+			return fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", n, spec.PageMaxFeatures, spec.MaxCols)
+		}
+		// A file wider than the command line's limit is refused by the
+		// reader with that limit; the page says its own.
+		if rows, _ := core.Peek(raw, 1); len(rows) > 0 && len(rows[0]) > spec.MaxCols+1 {
+			return nil, failed(tooWide(len(rows[0])-1), raw, opt)
+		}
 		ds, err = core.ReadCSV(bytes.NewReader(raw), opt)
 		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
-			err = fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", len(ds.Features), spec.PageMaxFeatures, spec.MaxCols)
+			err = tooWide(len(ds.Features))
 		}
 		if err != nil {
 			return nil, failed(err, raw, opt)

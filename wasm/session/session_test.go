@@ -1008,3 +1008,20 @@ func TestFrames(t *testing.T) {
 		t.Errorf("with frames: %d iterations, error %v; without: %d, %v (or A differs)", res.Iter, res.ErrLearn, plain.Iter, plain.ErrLearn)
 	}
 }
+
+// A file wider than the command line's limit is refused with the page's
+// limit (it quoted the command line's 1,000 for a page that takes 200).
+func TestTooWideSaysPageLimit(t *testing.T) {
+	var b strings.Builder
+	for j := range 5000 {
+		fmt.Fprintf(&b, "f%d,", j)
+	}
+	b.WriteString("class\n")
+	for i := range 4 {
+		b.WriteString(strings.Repeat("1,", 5000) + []string{"a", "b"}[i%2] + "\n")
+	}
+	_, e := newSession().Load(protocol.Load{CSV: b.String(), FileName: "wide.csv", TestFrac: 0.15})
+	if e == nil || !strings.Contains(e.Message, "5000 feature columns: this page takes at most 200") {
+		t.Errorf("a 5,000-column file: %+v", e)
+	}
+}
