@@ -182,3 +182,27 @@ func TestLinkProblems(t *testing.T) {
 		t.Errorf("a first visit: %+v", s.Params)
 	}
 }
+
+// A worker that dies and is started again reads the same data again: the
+// result, the pinned runs and the sweep stay (they were lost, with only
+// "the dataset is loaded again" said); other data after it starts afresh.
+func TestRestartKeepsResult(t *testing.T) {
+	s := ready(t)
+	s.Data.SHA256 = irisHash
+	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	r := &protocol.Result{Progress: protocol.Progress{Status: "converged", Iter: 5}, Method: "fast"}
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: r}})
+	Reduce(s, Pin{})
+	one(t, Reduce(s, Train{}), protocol.KindTrain) // the run the worker dies in
+	Reduce(s, WorkerDied{Reason: "the solver program exited"})
+	l := one(t, Reduce(s, WorkerReady{Builtins: []string{"Iris"}}), protocol.KindLoad)
+	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Iris", Rows: 150, SHA256: irisHash}}})
+	if s.Result != r || len(s.Pinned) != 1 || s.Status != Idle || !strings.Contains(s.Message, "the result and pinned runs stay") {
+		t.Errorf("after the restart: result %v, %d pinned, status %v, message %q", s.Result == r, len(s.Pinned), s.Status, s.Message)
+	}
+	l = one(t, Reduce(s, SelectBuiltin{Name: "Wine"}), protocol.KindLoad)
+	Reduce(s, Reply{protocol.Message{ID: l.ID, Kind: protocol.KindDataset, Dataset: &protocol.Dataset{Name: "Wine", Rows: 178, SHA256: "other"}}})
+	if s.Result != nil || len(s.Pinned) != 0 {
+		t.Errorf("other data kept the result (%v) or %d pinned runs", s.Result != nil, len(s.Pinned))
+	}
+}

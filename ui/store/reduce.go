@@ -192,7 +192,7 @@ func reduce(s *State, a Action) []protocol.Message {
 		s.Helpers = nil
 		s.Ready, s.Loading = false, false
 		s.Restarts++
-		s.Message, s.Notice = "The solver stopped unexpectedly ("+a.Reason+") and was restarted; the dataset is loaded again.", false
+		s.Message, s.Notice = "The solver stopped unexpectedly ("+a.Reason+") and was restarted; the dataset is loaded again, and the result and pinned runs stay.", false
 		s.restarted = true
 		if s.Status == Running {
 			s.Status = Error
@@ -475,11 +475,19 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 		switch m.Kind {
 		case protocol.KindDataset:
 			d := m.Dataset
-			s.RunID = 0
-			s.clearRun() // any result was on the previous dataset
+			// The same data read again after the worker restarted keeps
+			// the result, the pinned runs, the sweep and the edits: they
+			// are still of this data. Other data starts afresh.
+			same := s.restarted && s.Data != nil && d.SHA256 == s.Data.SHA256 && d.Rows == s.Data.Rows && slices.Equal(d.Features, s.Data.Features)
+			if !same {
+				s.RunID = 0
+				s.clearRun() // any result was on the previous dataset
+				s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0
+			} else if s.Status == Error {
+				s.Status = Idle // the run the worker died in is over; its result, if any, stays shown
+			}
 			s.use(s.loading)
 			s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
-			s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0 // of the previous dataset
 			s.start, s.startLanes = protocol.Start{}, nil
 			if s.linkNote {
 				// Keep saying what the link held that was ignored, and add
@@ -656,9 +664,16 @@ func (s *State) opened(d *protocol.Dataset) {
 		return
 	}
 	s.opening = nil
-	if d.SHA256 != r.Dataset.SHA256 || d.Rows != r.Result.N || len(d.Features) != r.Result.D {
+	switch {
+	case d.SHA256 != r.Dataset.SHA256:
 		s.Message, s.Notice = "The saved run was on other data ("+r.Dataset.Name+", SHA-256 "+short(r.Dataset.SHA256)+
 			"; loaded: "+d.Name+", "+short(d.SHA256)+"): its settings are set, its result is not shown.", true
+		return
+	case d.Rows != r.Result.N || len(d.Features) != r.Result.D:
+		// The same file, read otherwise.
+		s.Message, s.Notice = "The saved run was on "+d.Name+" read otherwise: "+strconv.Itoa(r.Result.N)+" rows and "+strconv.Itoa(r.Result.D)+
+			" features, where it now has "+strconv.Itoa(d.Rows)+" and "+strconv.Itoa(len(d.Features))+
+			" (another label, other columns or another choice for missing values): its settings are set, its result is not shown.", true
 		return
 	}
 	for _, l := range r.Result.Labels {
