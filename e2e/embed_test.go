@@ -56,11 +56,19 @@ func embedAt(t *testing.T, origin, snippet string, width int) {
 	inFrame := func(expr string, timeout time.Duration) string {
 		t.Helper()
 		var out string
-		if err := chromedp.Run(p.ctx, chromedp.Poll(expr, &out, chromedp.WithPollingInFrame(frames[0]),
-			chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
-			t.Fatalf("in the widget, waiting for %s: %v", expr, err)
+		for tries := 0; ; tries++ {
+			err := chromedp.Run(p.ctx, chromedp.Poll(expr, &out, chromedp.WithPollingInFrame(frames[0]),
+				chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+			if err != nil && strings.Contains(err.Error(), "executionContextId") && tries < 50 {
+				// The frame's document has no context to run in yet.
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			if err != nil {
+				t.Fatalf("in the widget, waiting for %s: %v", expr, err)
+			}
+			return out
 		}
-		return out
 	}
 	// It trains by itself and shows a result.
 	inFrame(`(() => { const s = document.querySelector('[data-testid="status"]');
