@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -29,16 +28,6 @@ func trainText(still string) string {
 
 // lambdaGrid is the paper's grid for λ: the log-scale slider's stops.
 var lambdaGrid = spec.LambdaGrid
-
-func nearestStop(v float64) int {
-	best := 0
-	for i, g := range lambdaGrid {
-		if math.Abs(math.Log(g/v)) < math.Abs(math.Log(lambdaGrid[best]/v)) {
-			best = i
-		}
-	}
-	return best
-}
 
 // SideProps is what the side-information panel shows.
 type SideProps struct {

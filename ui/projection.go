@@ -85,7 +85,7 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 		fr := &protocol.Result{N: d.Rows, Test: d.Held, Labels: d.Labels}
 		learnedTitle = "Learned metric, learning (t = " + itoa(f.Iter) + ")"
 		learned = p.views[1].with("projection-learned", learnedTitle, fr, f.XY, d)
-		learnedErr, learnedCI = draw.Percent(f.Err), errorInterval(f.Err, test)
+		learnedErr, learnedCI = draw.Percent(f.Err), draw.ErrorInterval(f.Err, test)
 		if math.IsNaN(f.Err) {
 			learnedErr = "— (A = 0)"
 		}
@@ -93,7 +93,7 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 		learned = p.views[1].with("projection-learned", learnedTitle, r, r.Learned, d)
 		learnedErr = learnedError(r)
 		if !r.Collapsed {
-			learnedCI = errorInterval(r.ErrLearn, test)
+			learnedCI = draw.ErrorInterval(r.ErrLearn, test)
 		}
 	}
 	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend"))}
@@ -105,7 +105,7 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 	return elem.Div(vecty.Markup(vecty.Class("projection")),
 		elem.Div(vecty.Markup(vecty.Class("pair")),
 			elem.Div(p.views[0].with("projection-euclid", "Euclidean", r, r.Euclid, d),
-				errorLine("error-euclid", draw.Percent(r.ErrEuclid), errorInterval(r.ErrEuclid, test))),
+				errorLine("error-euclid", draw.Percent(r.ErrEuclid), draw.ErrorInterval(r.ErrEuclid, test))),
 			elem.Div(learned, errorLine("error-learned", learnedErr, learnedCI)),
 		),
 		elem.Div(legend...),

@@ -114,7 +114,7 @@ func lambdaControl(lambda float64, d func(store.Action)) *vecty.HTML {
 	return elem.Label(vecty.Text("λ, the regularization "),
 		elem.Input(vecty.Markup(prop.Type(prop.TypeRange), vecty.Data("testid", "lambda-slider"), vecty.Attribute("aria-label", "λ on a log scale"),
 			vecty.Attribute("min", 0), vecty.Attribute("max", len(lambdaGrid)-1), vecty.Attribute("step", 1),
-			prop.Value(strconv.Itoa(nearestStop(lambda))),
+			prop.Value(strconv.Itoa(draw.NearestLambda(lambda))),
 			event.Input(func(e *vecty.Event) {
 				if i, err := strconv.Atoi(e.Target.Get("value").String()); err == nil && i >= 0 && i < len(lambdaGrid) {
 					d(store.SetLambda{Value: lambdaGrid[i]})
@@ -270,15 +270,4 @@ func errorChart(p ErrorChartProps) *vecty.HTML {
 	return elem.Figure(vecty.Markup(vecty.Class("error-fig")),
 		elem.FigureCaption(vecty.Text(caption)),
 		svg("svg", kids...), legend)
-}
-
-// errorText is a test error with its 95 % interval (Wilson's, over the
-// held-out rows): "4.2%" and "95 % CI 0.7–20.2 %, 1 of 24 rows".
-func errorInterval(err float64, test int) string {
-	if test <= 0 || math.IsNaN(err) {
-		return ""
-	}
-	k := spec.Misclassified(err, test)
-	lo, hi := spec.Wilson(k, test)
-	return "95 % CI " + strconv.FormatFloat(100*lo, 'f', 1, 64) + "–" + strconv.FormatFloat(100*hi, 'f', 1, 64) + " %, " + itoa(k) + " of " + itoa(test) + " rows"
 }

@@ -16,7 +16,6 @@ package main
 import (
 	"fmt"
 	"html"
-	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -94,12 +93,12 @@ func firstScreen(datasets string) (string, error) {
 	w(`<p class="hint">about %.0f of %d triplets will be swapped</p>`, p.Flip*float64(n), n)
 	slider("η, the share of triplets trusted ", 0.5, 1, p.Eta)
 	w(`<label>λ, the regularization <input type="range" disabled="" aria-label="λ on a log scale" min="0" max="%d" step="1" value="%d"/><input type="text" class="short" disabled="" aria-label="λ" value="%s"/></label>`,
-		len(spec.LambdaGrid)-1, nearest(p.Lambda), strconv.FormatFloat(p.Lambda, 'g', -1, 64))
+		len(spec.LambdaGrid)-1, draw.NearestLambda(p.Lambda), strconv.FormatFloat(p.Lambda, 'g', -1, 64))
 	w(`<div class="buttons play"><button class="primary play-icon" disabled="">Train</button><button class="pause-icon" disabled="">Pause</button><button disabled="">Step</button><button disabled="">×10</button><button disabled="">Reset</button></div>`)
 	w(`</div><div class="status-line"><span>Status: </span><strong class="status idle">starting the solver…</strong></div></div>`)
 	w(`<div class="stage-views"><div class="projection"><div class="pair">`)
 	w(`<div><figure><figcaption>Euclidean</figcaption>%s</figure>`, view(ds, ds.Euclid))
-	w(`<p class="err-line"><span class="k">5-NN test error </span><strong class="v">%s</strong><span class="ci"> (%s)</span></p></div>`, draw.Percent(ds.ErrEuclid), interval(ds.ErrEuclid, ds.Test))
+	w(`<p class="err-line"><span class="k">5-NN test error </span><strong class="v">%s</strong><span class="ci"> (%s)</span></p></div>`, draw.Percent(ds.ErrEuclid), draw.ErrorInterval(ds.ErrEuclid, ds.Test))
 	w(`<div><figure><figcaption>Learned metric: starting…</figcaption>%s</figure>`, view(ds, nil))
 	w(`<p class="err-line"><span class="k">5-NN test error </span><strong class="v">—</strong></p></div>`)
 	w(`</div></div></div><div class="stage-charts"></div></div></section></main></div>`)
@@ -126,22 +125,4 @@ func view(ds *protocol.Dataset, xy []float64) string {
 	b.WriteString("</svg>")
 	return fmt.Sprintf(`<img class="view-img" width="%g" height="%g" alt="Euclidean projection, %d points" src="data:image/svg+xml,%s"/>`,
 		projW, projH, ds.Rows, url.PathEscape(b.String()))
-}
-
-// nearest is the stop of the λ slider nearest to v (ui/params.go).
-func nearest(v float64) int {
-	best := 0
-	for i, g := range spec.LambdaGrid {
-		if math.Abs(math.Log(g/v)) < math.Abs(math.Log(spec.LambdaGrid[best]/v)) {
-			best = i
-		}
-	}
-	return best
-}
-
-// interval is a test error's 95 % interval as the page writes it.
-func interval(err float64, test int) string {
-	k := spec.Misclassified(err, test)
-	lo, hi := spec.Wilson(k, test)
-	return "95 % CI " + strconv.FormatFloat(100*lo, 'f', 1, 64) + "–" + strconv.FormatFloat(100*hi, 'f', 1, 64) + " %, " + strconv.Itoa(k) + " of " + strconv.Itoa(test) + " rows"
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rml-lab/rml/spec"
 )
 
 func TestNum(t *testing.T) {
@@ -290,5 +292,25 @@ func TestMethodStyles(t *testing.T) {
 	}
 	if MethodStyle("no such method").Colour == MethodStyle("fast").Colour {
 		t.Error("an unknown method looks like RML")
+	}
+}
+
+// The λ slider's stop nearest to a value on a log scale, and a test
+// error's interval as the page writes it.
+func TestNearestLambdaAndInterval(t *testing.T) {
+	g := spec.LambdaGrid
+	for _, c := range []struct {
+		v    float64
+		want float64
+	}{{16, 16}, {20, 16}, {1e-9, g[0]}, {1e9, g[len(g)-1]}} {
+		if got := g[NearestLambda(c.v)]; got != c.want {
+			t.Errorf("NearestLambda(%g) is the stop %g, want %g", c.v, got, c.want)
+		}
+	}
+	if s := ErrorInterval(1.0/36, 36); s != "95 % CI 0.5–14.2 %, 1 of 36 rows" {
+		t.Errorf("ErrorInterval(1/36, 36) = %q", s)
+	}
+	if ErrorInterval(0.5, 0) != "" || ErrorInterval(math.NaN(), 10) != "" {
+		t.Error("an interval without test rows or an error")
 	}
 }

@@ -1,6 +1,11 @@
 package draw
 
-import "github.com/rml-lab/rml/spec"
+import (
+	"math"
+	"strconv"
+
+	"github.com/rml-lab/rml/spec"
+)
 
 // Style is how a learner is drawn wherever it appears (the Compare
 // columns and curves, the sweeps, the stage's error curve): one colour,
@@ -32,4 +37,28 @@ func MethodStyle(method string) Style {
 		return s
 	}
 	return Style{Colour: "#767676", Marker: Circle}
+}
+
+// ErrorInterval writes a test error's 95 % interval (Wilson's, over the
+// test held-out rows) as the page and its first screen show it: "95 % CI
+// 0.7–20.2 %, 1 of 24 rows"; "" without test rows or an error.
+func ErrorInterval(err float64, test int) string {
+	if test <= 0 || math.IsNaN(err) {
+		return ""
+	}
+	k := spec.Misclassified(err, test)
+	lo, hi := spec.Wilson(k, test)
+	return "95 % CI " + strconv.FormatFloat(100*lo, 'f', 1, 64) + "–" + strconv.FormatFloat(100*hi, 'f', 1, 64) + " %, " + strconv.Itoa(k) + " of " + strconv.Itoa(test) + " rows"
+}
+
+// NearestLambda is the index of the value of spec.LambdaGrid nearest to v
+// on a log scale: the λ slider's stop.
+func NearestLambda(v float64) int {
+	best := 0
+	for i, g := range spec.LambdaGrid {
+		if math.Abs(math.Log(g/v)) < math.Abs(math.Log(spec.LambdaGrid[best]/v)) {
+			best = i
+		}
+	}
+	return best
 }
