@@ -79,6 +79,13 @@ func TestLecture(t *testing.T) {
 	}
 	p.finite()
 	p.screenshot("lesson-learn.png")
+	// The first screen as a visitor at 1440×900 sees it: the README's
+	// picture (go run ./cmd/figures copies it to docs/page.png).
+	var first []byte
+	p.run(chromedp.EmulateViewport(1440, 900), chromedp.CaptureScreenshot(&first), chromedp.EmulateViewport(1400, 1100))
+	if err := os.WriteFile(filepath.Join(outDir, "first-screen.png"), first, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// Pin, then change η: a warm restart; the pinned column stays.
 	p.click("pin")
