@@ -3,14 +3,17 @@
 # Go tests (the browser tests in e2e/ included: they build the app, serve it
 # on loopback and drive Chromium), short fuzz runs of the CSV reader, the
 # solver on extreme inputs, the worker protocol and the link codec, and the
-# pure-Go packages built for js/wasm and run under Node. Installs Chromium
-# (and Node) when missing and run as root. Usage: bash .ci/test.sh
+# pure-Go packages built for js/wasm and run under Node. Installs Chromium,
+# Node and npm (Debian's packages) when missing and run as root, and
+# axe-core (npm) into .cache/. Usage: bash .ci/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then need_apt+=(chromium); fi
 if ! command -v node >/dev/null 2>&1; then need_apt+=(nodejs); fi
+# Debian's nodejs does not bring npm, which installs axe-core below.
+if ! command -v npm >/dev/null 2>&1; then need_apt+=(npm); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "== installing ${need_apt[*]} (Debian packages)"
