@@ -206,3 +206,21 @@ func TestRestartKeepsResult(t *testing.T) {
 		t.Errorf("other data kept the result (%v) or %d pinned runs", s.Result != nil, len(s.Pinned))
 	}
 }
+
+// The noise (the share of triplets swapped) and η (the share trusted) are
+// independent settings: moving one leaves the other, in the state and in
+// the run asked for.
+func TestEtaAndNoiseIndependent(t *testing.T) {
+	s := ready(t)
+	Reduce(s, SetFlip{Value: 0.3})
+	m := one(t, Reduce(s, Train{}), protocol.KindTrain)
+	Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindResult, Result: &protocol.Result{Progress: protocol.Progress{Status: "converged"}}}})
+	w := one(t, Reduce(s, SetEta{Value: 0.6}), protocol.KindTrain)
+	if s.Params.Flip != 0.3 || w.Train.Flip != 0.3 || w.Train.Eta != 0.6 {
+		t.Errorf("η to 0.6: noise %v (asked %v), η asked %v", s.Params.Flip, w.Train.Flip, w.Train.Eta)
+	}
+	Reduce(s, SetFlip{Value: 0.1})
+	if s.Params.Eta != 0.6 {
+		t.Errorf("the noise to 0.1 moved η to %v", s.Params.Eta)
+	}
+}

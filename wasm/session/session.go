@@ -84,8 +84,8 @@ type Session struct {
 
 	key problemKey
 	// The label triplets of labelsKey before any swap: a change of the
-	// swap rate or its seed (η moves the default rate) draws new swaps on
-	// them instead of searching the neighbours again.
+	// swap rate or its seed draws new swaps on them instead of searching
+	// the neighbours again.
 	labelsKey problemKey
 	labels    []core.Triplet
 	base      []core.Triplet // the triplets of key as drawn (some swapped)
