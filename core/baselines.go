@@ -138,7 +138,7 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings, parts fastParts)
 // eigenvalues; eigen computes only the side it needs).
 func projectPSDTo(e *evaluator, a []float64) error {
 	if !e.eigen(a, eigSmaller) {
-		return errEigen
+		return ErrEigen
 	}
 	d := e.d
 	neg := e.partNeg
@@ -239,7 +239,7 @@ func newLMNN(p *Problem, e *evaluator) (*lmnn, error) {
 	// with W^{-½} alone its bound was 0.
 	copy(l.m, l.w)
 	if !e.eigen(l.m, eigAll) {
-		return nil, errEigen
+		return nil, ErrEigen
 	}
 	if top := e.vals[d-1]; top > 0 {
 		l.wInvHalf = make([]float64, d*d)
@@ -308,7 +308,7 @@ func (l *lmnn) boundFrom(q []float64) (float64, error) {
 	mulTo(l.tmp, l.wInvHalf, l.m, d)
 	mulTo(l.g, l.tmp, l.wInvHalf, d)
 	if !e.eigen(l.g, eigValues) {
-		return 0, errEigen
+		return 0, ErrEigen
 	}
 	tau := 1.0
 	if top := e.vals[d-1]; top > 0 {
@@ -543,7 +543,7 @@ func newXing(e *evaluator) (*xing, error) {
 	symmetrize(x.must, d)
 	copy(x.tmp, x.must)
 	if !e.eigen(x.tmp, eigAll) {
-		return nil, errEigen
+		return nil, ErrEigen
 	}
 	top := e.vals[d-1]
 	if !(top > 0) {
@@ -675,7 +675,7 @@ func (x *xing) projectTo(xx []float64) error {
 	r, ev := x.r, x.eig
 	copy(ev.eigA, xx)
 	if !ev.syev(lapack.EVCompute) {
-		return errEigen
+		return ErrEigen
 	}
 	mu := ev.vals // ascending; read only
 	var sum float64

@@ -401,10 +401,9 @@ func (e *SolveError) Error() string {
 
 func (e *SolveError) Unwrap() error { return e.Err }
 
-var (
-	errEigen     = errors.New("an eigendecomposition did not converge")
-	errBacktrack = errors.New("the step search found no acceptable step in 1,100 tries")
-)
+// errBacktrack says a step search did not end. (An eigendecomposition
+// that does not converge is ErrEigen, for errors.Is on a SolveError.)
+var errBacktrack = errors.New("the step search found no acceptable step in 1,100 tries")
 
 // errNonFinite says which computed value was NaN or ±Inf.
 func errNonFinite(what string, v float64) error {
@@ -587,7 +586,7 @@ func (c *certificate) evalFull(m, q, g []float64, job eigJob) (l float64, pv pri
 func (c *certificate) evalFullM(m, q, g []float64, job eigJob) (l float64, pv primalValue, err error) {
 	c.evals++
 	if !c.e.eigen(m, job) {
-		return 0, pv, errEigen
+		return 0, pv, ErrEigen
 	}
 	l, p := c.e.dual(q), c.e.gradPrimal(g)
 	switch {
@@ -619,7 +618,7 @@ func (c *certificate) evalDual(m, q []float64) (float64, error) {
 	c.evals++
 	c.e.formM(m, q)
 	if !c.e.eigen(m, eigValues) {
-		return 0, errEigen
+		return 0, ErrEigen
 	}
 	l := c.e.dual(q)
 	if !finite(l) {
@@ -669,7 +668,7 @@ func (c *certificate) metricWith(e *evaluator) (*mat.SymDense, error) {
 		m := make([]float64, d*d)
 		e.formM(m, c.primalQ)
 		if !e.eigen(m, eigPositive) {
-			return mat.NewSymDense(d, nil), errEigen
+			return mat.NewSymDense(d, nil), ErrEigen
 		}
 		e.metricTo(a)
 		if c.primalScale != 1 {
