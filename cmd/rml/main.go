@@ -6,8 +6,11 @@
 //
 //	rml train --data F.csv [flags]   fit on all rows, print the result
 //	rml eval  --data F.csv [flags]   the paper's protocol: 10 splits, 5-NN error
+//	rml table2 [flags]               the paper's Table 2 on its five datasets
+//	rml figure1 [flags]              the paper's Figure 1, as CSV and SVG files
+//	rml sweep [flags]                where the trust budget binds, and what it does
 //
-// Run "rml train -h" or "rml eval -h" for the flags. The exit status is 0
+// Run "rml <command> -h" for a command's flags. The exit status is 0
 // for a converged run, 1 for bad input or a failed solver, 2 for a usage
 // error, 3 for a run stopped by --max-iter before its tolerance, and 130
 // when interrupted.
@@ -35,14 +38,14 @@ const usage = `rml learns a distance metric from noisy triplets (Huang et al., 2
 Usage:
   rml train --data F.csv [--label NAME] [--triplets T.csv] [--eta 0.8] [--lambda 1]
             [--k-same 3] [--k-diff 3] [--flip 0] [--seed 1] [--tol 1e-6] [--max-iter N]
-            [--method fast|nesterov|gradient] [--json] [--save-problem P.json]
+            [--method fast|nesterov|gradient|lmnn|lmnn-sg|xing|euclid|bestcase] [--json] [--save-problem P.json]
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
   rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
             [--tune cv|test] [--triplets-from labels|paper] [--json]
   rml figure1 [--out docs/figure1] [--reps 10] [--time-limit 6s] [--data-dir assets/datasets]
   rml sweep  [--data F.csv] [--flip 0.1,0.2,…] [--lambda 1,16,64] [--eta 0.5,…,0.9] [--reps 10]
 
-Run "rml train -h" or "rml eval -h" for every flag.
+Run "rml <command> -h" for every flag of a command.
 
 Exit status: 0 when the run converged (train) or finished (eval); 1 when the
 input is wrong or the solver failed, with the reason on one line; 2 for a
@@ -139,7 +142,7 @@ func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 	fs.Float64Var(&c.flip, "flip", 0, "probability of swapping each triplet (injected noise)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random choice")
 	fs.IntVar(&c.maxIter, "max-iter", 0, "iteration limit (default 1,000,000; for lmnn 500)")
-	fs.StringVar(&c.method, "method", "fast", "solver: fast, nesterov or gradient")
+	fs.StringVar(&c.method, "method", "fast", "the robust problem's solver (fast, nesterov, gradient), a baseline on the same triplets (lmnn, lmnn-sg, xing, euclid), or the best case (bestcase)")
 }
 
 func (c *common) check(fs *flag.FlagSet) (core.Method, error) {
