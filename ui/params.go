@@ -33,6 +33,7 @@ var lambdaGrid = spec.LambdaGrid
 type SideProps struct {
 	Params             store.Params
 	Train              int  // training rows of the loaded dataset
+	ToTrain            int  // triplets the next run trains on (store.TripletsToTrain)
 	HasData, HasResult bool // whether a dataset is loaded, a run finished
 	Triplets, Swapped  int  // of the last run
 	// The triplet file: its name, how it names rows, what was read of it,
@@ -47,7 +48,7 @@ type SideProps struct {
 }
 
 func sideProps(s *store.State) SideProps {
-	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil,
+	p := SideProps{Params: s.Params, HasData: s.Data != nil, HasResult: s.Result != nil, ToTrain: s.TripletsToTrain(),
 		By: s.TripletsBy, Set: s.Triplets, FromFile: s.FromFile, Busy: s.TripletsLoading,
 		MessageHere: s.MessageAt == store.AtSide && s.Message != "", Message: s.Message, Notice: s.Notice}
 	if s.Data != nil {
@@ -68,13 +69,12 @@ func sidePanel(s SideProps, d func(store.Action), openTriplets func(js.Value)) *
 	p := s.Params
 	count := "Load a dataset to see how many triplets it gives."
 	if s.HasData {
-		n := s.Train * p.KSame * p.KDiff
+		n := s.ToTrain
 		count = itoa(s.Train) + " training rows × " + itoa(p.KSame) + " × " + itoa(p.KDiff) + " = " + itoa(n) + " triplets"
 		if s.FromFile && s.Set != nil {
-			n = s.Set.Used
 			count = "From " + s.Set.FileName + ": " + itoa(n) + " triplets"
 		}
-		count += "; about " + strconv.FormatFloat(p.Flip*float64(n), 'f', 0, 64) + " will be swapped (the noise, above)."
+		count += "; about " + swapsOf(p.Flip, n) + " will be swapped (the noise, above)."
 	}
 	if s.HasResult {
 		count = "Last run: " + itoa(s.Triplets) + " triplets, " + itoa(s.Swapped) + " of them swapped."

@@ -26,24 +26,21 @@ import (
 
 // ControlsProps is what the stage's controls show.
 type ControlsProps struct {
-	Params                       store.Params
-	Builtins                     []string
-	Ready, CanTrain, Running     bool
-	HasResult, Paused            bool   // a result is shown; the run shown was stopped before the end
-	FileName                     string // the uploaded file, when Params.Dataset is ""
-	Still                        string // the dataset still loaded after a file failed to load
-	Triplets, Swapped, TrainRows int    // of the last run (0: none), and the training rows loaded
+	Params                     store.Params
+	Builtins                   []string
+	Ready, CanTrain, Running   bool
+	HasResult, Paused          bool   // a result is shown; the run shown was stopped before the end
+	FileName                   string // the uploaded file, when Params.Dataset is ""
+	Still                      string // the dataset still loaded after a file failed to load
+	Triplets, Swapped, ToTrain int    // of the last run (0: none), and of the next (store.TripletsToTrain)
 }
 
 func controlsProps(s *store.State, shown *protocol.Result) ControlsProps {
 	p := ControlsProps{Params: s.Params, Builtins: s.Builtins, Ready: s.Ready, CanTrain: s.CanTrain(),
 		Running: s.Status == store.Running || s.Job != nil, HasResult: shown != nil, FileName: s.FileName,
-		Paused: s.Status == store.Stopped && s.Result != nil}
+		Paused: s.Paused(), ToTrain: s.TripletsToTrain()}
 	if s.Failed != nil && s.Data != nil {
 		p.Still = s.Data.Name
-	}
-	if s.Data != nil {
-		p.TrainRows = s.Data.Train
 	}
 	if r := shown; r != nil {
 		p.Triplets, p.Swapped = r.Triplets, r.Swapped
@@ -75,9 +72,8 @@ func stageControls(c ControlsProps, d func(store.Action)) *vecty.HTML {
 	swapped := ""
 	if c.Triplets > 0 {
 		swapped = itoa(c.Swapped) + " of " + itoa(c.Triplets) + " triplets swapped"
-	} else if c.TrainRows > 0 {
-		n := c.TrainRows * p.KSame * p.KDiff
-		swapped = "about " + strconv.FormatFloat(p.Flip*float64(n), 'f', 0, 64) + " of " + itoa(n) + " triplets will be swapped"
+	} else if n := c.ToTrain; n > 0 {
+		swapped = "about " + swapsOf(p.Flip, n) + " of " + itoa(n) + " triplets will be swapped"
 	}
 	train := "Train"
 	if c.Paused {
@@ -107,6 +103,11 @@ func stageControls(c ControlsProps, d func(store.Action)) *vecty.HTML {
 				event.Click(func(*vecty.Event) { d(store.Reset{}) })), vecty.Text("Reset")),
 		),
 	)
+}
+
+// swapsOf is about how many of n triplets a swap probability swaps.
+func swapsOf(flip float64, n int) string {
+	return strconv.FormatFloat(flip*float64(n), 'f', 0, 64)
 }
 
 // lambdaControl is λ on a log-scale slider over the paper's grid, and typed.
@@ -164,15 +165,14 @@ func collapseNote(eta float64) string {
 // error over the run (its frames, then its result), the Euclidean error,
 // the held-out rows it is measured on, and how far the run has gone.
 type ErrorChartProps struct {
-	Errors  store.ErrorTrace
-	Euclid  float64
-	Test    int     // held-out rows (0: no data)
-	XMax    float64 // the run's iterations so far
-	Running bool
+	Errors store.ErrorTrace
+	Euclid float64
+	Test   int     // held-out rows (0: no data)
+	XMax   float64 // the run's iterations so far
 }
 
 func errorChartProps(s *store.State) ErrorChartProps {
-	p := ErrorChartProps{Errors: s.Errors, Running: s.Status == store.Running, XMax: float64(s.Last.Iter)}
+	p := ErrorChartProps{Errors: s.Errors, XMax: float64(s.Last.Iter)}
 	if s.Data != nil {
 		p.Euclid, p.Test = s.Data.ErrEuclid, s.Data.Test
 	}
@@ -186,7 +186,7 @@ func errorChartProps(s *store.State) ErrorChartProps {
 // appending, so the same start and length are the same curve).
 func sameErrorChart(a, b ErrorChartProps) bool {
 	return sameSlice(a.Errors.Iters, b.Errors.Iters) && sameSlice(a.Errors.Errs, b.Errors.Errs) &&
-		a.Euclid == b.Euclid && a.Test == b.Test && a.XMax == b.XMax && a.Running == b.Running
+		a.Euclid == b.Euclid && a.Test == b.Test && a.XMax == b.XMax
 }
 
 const errW, errH = 360.0, 170.0

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/rml-lab/rml/spec"
 	"github.com/rml-lab/rml/wasm/protocol"
@@ -111,15 +110,9 @@ func reduce(s *State, a Action) []protocol.Message {
 		// Play after a pause goes on from where the run stopped (a warm
 		// start: the worker keeps its last solution for the same
 		// triplets); otherwise a run from scratch.
-		return s.train(s.Status == Stopped && s.Result != nil && s.ResultOf == s.RunID)
+		return s.train(s.Paused())
 	case FollowLink:
-		p, problems := DecodeURL(a.Fragment, DefaultParams)
-		if strings.TrimPrefix(a.Fragment, "#") == "" {
-			p, _ = DecodeURL("preset="+Presets[0].Key, DefaultParams)
-		}
-		if p.Dataset == "" {
-			p.Dataset = DefaultParams.Dataset
-		}
+		p, problems := linkParams(a.Fragment)
 		// The page keeps its layout (embed=, hide=): it was drawn for it.
 		p.View.Embed, p.View.Hide = s.Params.View.Embed, s.Params.View.Hide
 		out := s.applyParams(p, !p.View.Idle)
@@ -248,10 +241,6 @@ func (s *State) applyParams(next Params, run bool) []protocol.Message {
 	*p = next
 	var out []protocol.Message
 	if old.Dataset != p.Dataset || old.Label != p.Label || old.Seed != p.Seed || s.Data == nil {
-		if p.Dataset == "" {
-			// A link cannot carry a file: the file loaded stays.
-			p.Dataset, p.Label = old.Dataset, old.Label
-		}
 		out = s.load(s.current())
 	} else {
 		out = s.abandonRun()

@@ -165,8 +165,8 @@ func (s *State) startCompare() []protocol.Message {
 // sweep's point at the current settings is Train's result there, to the
 // bit, the views end on it as Train would leave them, and Step goes on
 // from it. (A chain warm-started from η = 1 down was quicker, but its runs
-// stopped elsewhere within the tolerance than Train's: on the η lesson
-// 8.3 % at η = 0.7 where Train gives 4.2 %.) The best case runs to the
+// stopped elsewhere within the tolerance than Train's, and their test
+// errors could differ from Train's by a row.) The best case runs to the
 // chosen method's tolerance, so that at η = 1, where it trusts every
 // triplet and is the hinge problem (core), it is the chosen method's
 // answer there. The runs between the first and the last are ordered by

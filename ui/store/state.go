@@ -223,6 +223,23 @@ func (s *State) Rate() float64 {
 	return float64(s.Last.Iter-s.Steps) / s.Last.Seconds
 }
 
+// Paused says whether the run shown was stopped before its end: Train
+// then goes on from it (a warm start) instead of starting afresh.
+func (s *State) Paused() bool { return s.Status == Stopped && s.Result != nil && s.ResultOf == s.RunID }
+
+// TripletsToTrain is how many triplets the next run trains on: the
+// triplet file's among the training rows when it is in use, else k_same ×
+// k_diff a training row; 0 with no data.
+func (s *State) TripletsToTrain() int {
+	switch {
+	case s.Data == nil:
+		return 0
+	case s.FromFile && s.Triplets != nil:
+		return s.Triplets.Used
+	}
+	return s.Data.Train * s.Params.KSame * s.Params.KDiff
+}
+
 // CanTrain says whether Train is enabled.
 func (s *State) CanTrain() bool { return s.Ready && s.Data != nil && !s.Loading && !s.TripletsLoading }
 
@@ -235,14 +252,21 @@ func New(p Params) *State { return &State{Params: p, Status: Idle, TripletsBy: "
 // loaded unless the link says autorun=0. What the link held that could
 // not be used is said until the data it loads is shown, and stays.
 func Open(fragment string) *State {
-	p, problems := DecodeURL(fragment, DefaultParams)
-	if strings.TrimPrefix(fragment, "#") == "" {
-		p, _ = DecodeURL("preset="+Presets[0].Key, DefaultParams)
-	}
+	p, problems := linkParams(fragment)
 	s := New(p)
 	s.Pending = !p.View.Idle
 	s.linkProblems(problems)
 	return s
+}
+
+// linkParams are the settings a link's fragment gives, over the
+// defaults; with no fragment (a first visit), the first lesson's.
+func linkParams(fragment string) (Params, []string) {
+	if strings.TrimPrefix(fragment, "#") == "" {
+		p, _ := DecodeURL("preset="+Presets[0].Key, DefaultParams)
+		return p, nil
+	}
+	return DecodeURL(fragment, DefaultParams)
 }
 
 // MaxFragment is the longest address fragment the page reads: a link
