@@ -694,9 +694,13 @@ func (s *Session) views(p *core.Problem, res *core.Result) (*protocol.Result, er
 	out.Dropped, out.Reversed = s.nDrop, s.nRev
 	out.QHist, out.MarginHist = histograms(res, list)
 	if len(s.test) > 0 {
-		out.ErrEuclid = s.errEuclid
-		if out.ErrLearn, err = s.knnError(lv.mapped); err != nil {
-			return nil, err
+		out.ErrEuclid, out.ErrLearn = s.errEuclid, lv.err
+		if lv.collapsed {
+			// A = 0's "error" (every distance 0: a constant guess), which
+			// the view did not count; the page shows none.
+			if out.ErrLearn, err = s.knnError(lv.mapped); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
