@@ -66,8 +66,8 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 		// its start solved (η = 1), and the start is its answer, the same
 		// to the bit as the robust method's at η = 1 with these settings.
 		// An outer step would only solve it again to the tolerance,
-		// elsewhere within it.
-		// It counts as one outer step; its gap is a true certificate.
+		// elsewhere within it. It counts as one outer step, and its gap is
+		// a true certificate.
 		r0.Method, r0.Trusted, r0.Iter = BestCase, nil, 1
 		for i := range n {
 			r0.Trusted = append(r0.Trusted, i)

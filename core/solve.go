@@ -327,11 +327,12 @@ func drive(ctx context.Context, s Settings, tk *ticker, r run) (Status, error) {
 		}
 		if s.Metric != nil && !time.Now().Before(due) {
 			t0 := time.Now()
-			a, err := r.metric()
-			if err != nil {
-				return NotTerminated, err
+			// A metric that cannot be computed (an eigendecomposition that
+			// does not converge) is not handed out; the run goes on, as it
+			// would without Metric.
+			if a, err := r.metric(); err == nil {
+				s.Metric(pr, a)
 			}
-			s.Metric(pr, a)
 			// At most a twentieth of the run: the next call waits
 			// nineteen times what this one took, if that is longer than
 			// MetricEvery (wasm/session's BenchmarkFrames measures what
