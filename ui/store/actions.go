@@ -42,6 +42,16 @@ type (
 	ToggleSeries   struct{ Name string }     // show or hide a learner's series in the sweep (by method name)
 	Share          Shared                    // a link or embed code was made (and perhaps copied)
 	Export         struct{ Kind string }     // a download (see ui/export.go); the page writes it, the state does not change
+	StartFresh     struct{}                  // leave the restored session for the first lesson
+)
+
+// Storage actions: the session kept from the last visit, and a failure to
+// keep this one.
+type (
+	// Restore is a session SessionJSON wrote, with the text of its data
+	// file and of its triplet file ("" when it had none).
+	Restore    struct{ Session, CSV, Triplets string }
+	KeepFailed struct{ Reason string }
 )
 
 // Worker actions: what the worker said, or that it died.
@@ -96,6 +106,9 @@ func (FollowLink) isAction()     {}
 func (ToggleSeries) isAction()   {}
 func (Share) isAction()          {}
 func (Export) isAction()         {}
+func (StartFresh) isAction()     {}
+func (Restore) isAction()        {}
+func (KeepFailed) isAction()     {}
 func (WorkerReady) isAction()    {}
 func (Reply) isAction()          {}
 func (WorkerDied) isAction()     {}

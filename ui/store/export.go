@@ -32,7 +32,13 @@ type SavedRun struct {
 	Iterations int
 	Trace      Trace
 	Edits      Edits
-	Result     *protocol.Result
+	Result     *protocol.Result // nil for a restored session without one
+
+	// A restored session (Restore) carries more: its pinned runs and
+	// triplet file, shown once its data is loaded again.
+	Pinned   []Run
+	Triplets *SessionTriplets
+	Restored bool
 }
 
 // SavedData names the dataset a run was on.
@@ -122,8 +128,14 @@ func (s *State) ProjectionCSV() string {
 // no suspects either (every margin is 0, or all but: a ranking would be by
 // index, and the page shows none), nor their precision.
 func (s *State) RunJSON() ([]byte, error) {
-	r, d := s.Result, s.Data
-	p := withoutView(s.Params)
+	return appendJSON(nil, runObject(s.Params, s.Result, s.Trace, s.Edits, s.Data, s.Read), "")
+}
+
+// runObject is a run as RunJSON writes it: settings p (the dataset an
+// uploaded file when p.Dataset is ""), result r with its Δ_t history tr
+// and edits ed, on dataset d read as read.
+func runObject(p Params, r *protocol.Result, tr Trace, ed Edits, d *protocol.Dataset, read Read) obj {
+	p = withoutView(p)
 	var learned, precision any
 	if !r.Collapsed {
 		learned = r.ErrLearn
@@ -139,13 +151,13 @@ func (s *State) RunJSON() ([]byte, error) {
 		sus = append(sus, obj{{"index", r.SuspectIndex[k]}, {"x", r.SuspectRows[3*k] + 1}, {"y", r.SuspectRows[3*k+1] + 1},
 			{"z", r.SuspectRows[3*k+2] + 1}, {"swapped", r.SuspectSwapped[k] == 1}})
 	}
-	o := obj{
+	return obj{
 		{"format", RunFormat}, {"version", RunVersion},
 		{"link", EncodeURL(p)},
 		{"settings", obj{{"dataset", p.Dataset}, {"label", p.Label}, {"kSame", p.KSame}, {"kDiff", p.KDiff}, {"flip", p.Flip},
 			{"eta", p.Eta}, {"lambda", p.Lambda}, {"method", p.Method}, {"tol", p.Tol}, {"seed", p.Seed},
-			{"read", obj{{"missing", s.Read.Missing}, {"exclude", s.Read.Exclude}, {"oneHot", s.Read.OneHot}, {"id", s.Read.ID}}}}},
-		{"dataset", obj{{"name", d.Name}, {"file", s.Params.Dataset == ""}, {"sha256", d.SHA256}, {"rows", d.Rows},
+			{"read", obj{{"missing", read.Missing}, {"exclude", read.Exclude}, {"oneHot", read.OneHot}, {"id", read.ID}}}}},
+		{"dataset", obj{{"name", d.Name}, {"file", p.Dataset == ""}, {"sha256", d.SHA256}, {"rows", d.Rows},
 			{"features", len(d.Features)}, {"label", d.LabelName}}},
 		{"status", r.Status}, {"method", r.Method}, {"iterations", r.Iter}, {"gap", r.Gap}, {"relGap", r.RelGap},
 		{"testError", obj{{"k", r.K}, {"euclidean", r.ErrEuclid}, {"learned", learned}}},
@@ -153,15 +165,14 @@ func (s *State) RunJSON() ([]byte, error) {
 		{"features", d.Features},
 		{"A", a},
 		{"eigenvalues", r.Eigen},
-		{"trace", obj{{"iters", s.Trace.Iters}, {"gaps", s.Trace.Gaps}}},
+		{"trace", obj{{"iters", tr.Iters}, {"gaps", tr.Gaps}}},
 		{"suspects", sus}, {"suspectPrecision", precision},
-		{"edits", obj{{"drop", s.Edits.Drop}, {"reverse", s.Edits.Reverse}}},
+		{"edits", obj{{"drop", ed.Drop}, {"reverse", ed.Reverse}}},
 		{"result", obj{{"dual", r.Dual}, {"primal", r.Primal}, {"sumQ", r.SumQ}, {"budget", r.Budget}, {"seconds", r.Seconds},
 			{"warm", r.Warm}, {"triplets", r.Triplets}, {"swapped", r.Swapped}, {"dropped", r.Dropped}, {"reversed", r.Reversed},
 			{"d", r.D}, {"n", r.N}, {"test", r.Test}, {"labels", r.Labels}, {"euclid", r.Euclid}, {"learned", r.Learned},
 			{"qHist", r.QHist}, {"marginHist", r.MarginHist}}},
 	}
-	return appendJSON(nil, o, "")
 }
 
 // isRunFile says whether an opened file is a saved run rather than data.
@@ -177,6 +188,11 @@ func ParseRun(text string) (*SavedRun, Params, error) {
 	if err != nil {
 		return nil, Params{}, errors.New("it is not JSON: " + err.Error())
 	}
+	return parseRun(v)
+}
+
+// parseRun reads a run from parsed JSON, as ParseRun says.
+func parseRun(v any) (*SavedRun, Params, error) {
 	g := &getter{}
 	top := g.obj(v, "the file")
 	if g.err != nil || top["format"] != RunFormat {

@@ -178,6 +178,12 @@ func reduce(s *State, a Action) []protocol.Message {
 		return out
 	case Invalid:
 		s.Message, s.Notice = a.Message, false
+	case Restore:
+		return s.restore(a)
+	case StartFresh:
+		return s.startFresh()
+	case KeepFailed:
+		s.Message, s.Notice = "This browser did not keep your work ("+a.Reason+"): a reload or a closed tab will lose it. Download the run to keep it.", false
 	case WorkerDied:
 		// Every worker is gone (the glue ends the helpers with lane 0).
 		s.endBatch()
@@ -264,7 +270,12 @@ type source struct {
 }
 
 func (s *State) current() source {
-	return source{dataset: s.Params.Dataset, label: s.Params.Label, file: s.FileName, csv: s.CSV, read: s.Read}
+	if s.Params.Dataset != "" {
+		// A built-in dataset chosen over a file (by a link, a lesson):
+		// the file goes once it is loaded.
+		return source{dataset: s.Params.Dataset, label: s.Params.Label, read: s.Read}
+	}
+	return source{label: s.Params.Label, file: s.FileName, csv: s.CSV, read: s.Read}
 }
 
 // retry is the source a new reading choice (label, columns, missing
@@ -578,6 +589,9 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			if t.HeldOut > 0 {
 				msg += "; " + strconv.Itoa(t.HeldOut) + " touch a row held out for the test error and are left out, so " + strconv.Itoa(t.Used) + " train"
 			}
+			if !s.tripletsFirst && s.OffersFresh() {
+				break // read again for a restored session: its notice says so
+			}
 			if s.tripletsFirst {
 				s.FromFile, s.Edits = true, Edits{}
 				if s.Params.Flip > 0 {
@@ -646,42 +660,88 @@ func (s *State) openRun(file, text string) []protocol.Message {
 	return append(out, s.load(src)...)
 }
 
-// opened shows the saved run waiting for dataset d, if d is its dataset.
+// opened shows the saved run (or the restored session) waiting for
+// dataset d, if d is its dataset.
 func (s *State) opened(d *protocol.Dataset) {
 	r := s.opening
 	if r == nil {
 		return
 	}
 	s.opening = nil
-	switch {
-	case d.SHA256 != r.Dataset.SHA256:
-		s.Message, s.Notice = "The saved run was on other data ("+r.Dataset.Name+", SHA-256 "+short(r.Dataset.SHA256)+
+	what := "The saved run"
+	if r.Restored {
+		what = "The work kept from your last visit"
+	}
+	if d.SHA256 != r.Dataset.SHA256 {
+		s.Message, s.Notice = what+" was on other data ("+r.Dataset.Name+", SHA-256 "+short(r.Dataset.SHA256)+
 			"; loaded: "+d.Name+", "+short(d.SHA256)+"): its settings are set, its result is not shown.", true
 		return
-	case d.Rows != r.Result.N || len(d.Features) != r.Result.D:
-		// The same file, read otherwise.
-		s.Message, s.Notice = "The saved run was on "+d.Name+" read otherwise: "+strconv.Itoa(r.Result.N)+" rows and "+strconv.Itoa(r.Result.D)+
-			" features, where it now has "+strconv.Itoa(d.Rows)+" and "+strconv.Itoa(len(d.Features))+
-			" (another label, other columns or another choice for missing values): its settings are set, its result is not shown.", true
-		return
 	}
-	for _, l := range r.Result.Labels {
-		if int(l) >= len(d.Classes) {
-			s.Message, s.Notice = "The saved run names class "+strconv.Itoa(int(l)+1)+" of a dataset with "+strconv.Itoa(len(d.Classes))+": its settings are set, its result is not shown.", false
+	if r.Result != nil {
+		if msg := fits(r.Result, d); msg != "" {
+			s.Message, s.Notice = what+msg+": its settings are set, its result is not shown.", true
 			return
 		}
-	}
-	s.RunID = s.id()
-	s.ResultOf = s.RunID
-	s.Result, s.Trace, s.Last, s.Edits = r.Result, r.Trace, r.Result.Progress, r.Edits
-	s.Errors, s.Frame = ErrorTrace{}, nil
-	s.Version++
-	s.finish(r.Result.Status)
-	if r.Result.Collapsed && s.Status == Converged {
-		s.Status = Collapsed
+		s.RunID = s.id()
+		s.ResultOf = s.RunID
+		s.Result, s.Trace, s.Last, s.Edits = r.Result, r.Trace, r.Result.Progress, r.Edits
+		s.Errors, s.Frame = ErrorTrace{}, nil
+		s.Version++
+		s.finish(r.Result.Status)
+		if r.Result.Collapsed && s.Status == Converged {
+			s.Status = Collapsed
+		}
 	}
 	s.Pending = false
-	s.Message, s.Notice = "Opened the saved run: "+r.Method+" on "+d.Name+", "+strconv.Itoa(r.Iterations)+" iterations.", true
+	if !r.Restored {
+		s.Message, s.Notice = "Opened the saved run: "+r.Method+" on "+d.Name+", "+strconv.Itoa(r.Iterations)+" iterations.", true
+		return
+	}
+	for _, p := range r.Pinned {
+		if fits(p.Result, d) == "" {
+			s.pins++
+			p.ID, p.Mark = s.pins, freeMark(s.Pinned)
+			s.Pinned = append(s.Pinned, p)
+		}
+	}
+	if t := r.Triplets; t != nil {
+		// Read again once this load is done (replyCurrent), and used as
+		// before.
+		s.TripletFile, s.TripletsBy, s.FromFile = &TripletFile{Name: t.Name, CSV: t.CSV}, t.By, t.FromFile
+	}
+	msg := "Restored your work from the last visit: " + d.Name
+	if r.Result != nil {
+		msg += ", its last result"
+	}
+	switch n := len(s.Pinned); n {
+	case 0:
+	case 1:
+		msg += ", 1 pinned run"
+	default:
+		msg += ", " + strconv.Itoa(n) + " pinned runs"
+	}
+	if s.TripletFile != nil {
+		msg += ", the triplet file " + s.TripletFile.Name
+	}
+	s.Message, s.Notice, s.keepNote = msg+".", true, true
+	s.restoredMsg = s.Message
+}
+
+// fits says why result r cannot be shown on dataset d (its rows, features
+// or classes differ), or "" if it can.
+func fits(r *protocol.Result, d *protocol.Dataset) string {
+	if d.Rows != r.N || len(d.Features) != r.D {
+		// The same file, read otherwise.
+		return " was on " + d.Name + " read otherwise: " + strconv.Itoa(r.N) + " rows and " + strconv.Itoa(r.D) +
+			" features, where it now has " + strconv.Itoa(d.Rows) + " and " + strconv.Itoa(len(d.Features)) +
+			" (another label, other columns or another choice for missing values)"
+	}
+	for _, l := range r.Labels {
+		if int(l) >= len(d.Classes) {
+			return " names class " + strconv.Itoa(int(l)+1) + " of a dataset with " + strconv.Itoa(len(d.Classes))
+		}
+	}
+	return ""
 }
 
 // short is the first 12 hex digits of a hash.

@@ -131,7 +131,8 @@ type State struct {
 	Edits        Edits                      // triplets dropped or reversed by the user
 	Steps        int                        // iterations done by Step since the last full run
 	Shared       *Shared                    // the last link or embed code given by Copy link / Copy embed code
-	opening      *SavedRun                  // a saved run waiting for its dataset to load
+	opening      *SavedRun                  // a saved run (or a restored session) waiting for its dataset to load
+	restoredMsg  string                     // the message that says what was restored (OffersFresh)
 	batch        []Job                      // the batch Job and Queue point into (runs.go)
 	cur          int                        // the index of Job in batch
 	inflight     map[int]int                // batch runs not yet ended: id → lane
