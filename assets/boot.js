@@ -21,8 +21,31 @@
     x.fillText('A', -8, 8);
     document.createElement('canvas').getContext('2d').drawImage(c, 0, 0);
   } catch (e) { /* no canvas: the heat map says so itself */ }
+  // The Go program never returns: if it does, it failed (a panic, which
+  // Go's wasm_exec prints through console.log). The page then says so
+  // and offers a reload, which restores the work kept in the browser's
+  // storage (keep.js) up to the last change.
+  let panicked = '';
+  const log = console.log;
+  console.log = function (...args) {
+    if (typeof args[0] === 'string' && args[0].startsWith('panic: ')) panicked = args[0].slice(7);
+    return log.apply(this, args);
+  };
+  const stopped = () => {
+    const bar = document.createElement('p');
+    bar.className = 'update failed';
+    bar.dataset.testid = 'failed';
+    bar.setAttribute('role', 'alert');
+    bar.textContent = 'The page stopped because of an error in it' + (panicked ? ' (' + panicked + ')' : '') +
+      '. Your work up to the last change is kept in this browser. ';
+    const b = document.createElement('button');
+    b.textContent = 'Reload and restore it';
+    b.onclick = () => location.reload();
+    bar.appendChild(b);
+    document.body.appendChild(bar);
+  };
   WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
-    .then((r) => go.run(r.instance))
+    .then((r) => go.run(r.instance).then(stopped))
     .catch((err) => {
       const p = document.getElementById('boot'), first = document.getElementById('first');
       if (first) first.remove(); // the static first screen: nothing in it works without the app

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hexops/vecty"
 	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
 
 	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
@@ -188,6 +189,12 @@ func (a *App) Render() vecty.ComponentOrHTML {
 	// message (Vecty matches children by place).
 	top := s.MessageAt == store.AtTop || (s.MessageAt == store.AtData && !shown("data")) || (s.MessageAt == store.AtSide && !shown("side"))
 	message := messageLine(s.Message, s.Notice, top)
+	if top && s.OffersFresh() {
+		message = elem.Paragraph(vecty.Markup(vecty.Data("testid", "message"), vecty.Class("message", "notice"), vecty.Attribute("role", "status")),
+			vecty.Text(s.Message+" "),
+			elem.Button(vecty.Markup(vecty.Data("testid", "start-fresh"), vecty.Class("mini"),
+				event.Click(func(*vecty.Event) { a.glue.startFresh() })), vecty.Text("Start fresh")))
+	}
 	return elem.Body(
 		vecty.Markup(vecty.ClassMap{"embed": view.Embed}, vecty.Data("drawn", itoa(a.glue.redraws))),
 		elem.Header(vecty.Markup(vecty.Class("top")),

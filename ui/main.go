@@ -65,6 +65,8 @@ type glue struct {
 	stopAt    float64 // when that Stop was sent
 	heardAt   float64 // when the worker last posted anything
 	watchdogT js.Func
+
+	keep keeper // the session kept in the browser's storage (keep.go)
 }
 
 // inBatch reports whether a batch's runs are under way.
@@ -79,6 +81,7 @@ func Run() {
 	g.nHelpers = helperCount()
 	g.root = &App{glue: g}
 	g.root.newPanels(g.Dispatch, g.open, g.openTriplets)
+	g.startRestore()
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
@@ -143,6 +146,7 @@ func (g *glue) Dispatch(a store.Action) {
 	}
 	_, reply := a.(store.Reply)
 	g.redraw(reply)
+	g.kept()
 	g.startHelpers()
 	g.feedHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
@@ -274,7 +278,7 @@ func (g *glue) startWorker() {
 		g.heard(m)
 		if m.Kind == protocol.KindReady {
 			g.failures = 0
-			g.Dispatch(store.WorkerReady{Builtins: m.Ready.Builtins, Kernels: m.Ready.Kernels})
+			g.ready(store.WorkerReady{Builtins: m.Ready.Builtins, Kernels: m.Ready.Kernels})
 			return
 		}
 		g.copyData(m)
