@@ -18,6 +18,7 @@ import (
 
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -134,6 +135,9 @@ func open(t *testing.T, fragment string, before ...chromedp.Action) *page {
 		fragment = "#data=Iris"
 	}
 	if fragment == firstVisit {
+		// A first visitor has no work kept from an earlier visit (another
+		// test's, in this shared browser) for the page to restore.
+		p.run(storage.ClearDataForOrigin(originOf(baseURL), "indexeddb"))
 		fragment = ""
 	} else if !strings.Contains(fragment, "autorun=") && strings.Contains(fragment, "#") {
 		// Every link trains at once; a test that drives the page itself
