@@ -36,6 +36,11 @@ go run ./internal/firstpaint index.html "$out/index.html"
 # the .gz copies (a server that offers them serves them as an encoding).
 files=$(cd "$out" && find . -type f ! -name 'sw.js' ! -name '*.gz' ! -name '*.tmp' ! -name '.*' | sed 's|^\./||' | LC_ALL=C sort)
 version=$(cd "$out" && printf '%s\n' $files | xargs sha256sum | sha256sum | cut -c1-16)
+# The page names its build (hashed above with the name "dev"), so that the
+# files it asks for later (a worker's script and program) come from its own
+# build's cache even after a newer build has taken over (sw.js).
+sed -i "s|<meta name=\"rml-build\" content=\"dev\">|<meta name=\"rml-build\" content=\"$version\">|" "$out/index.html"
+grep -q "content=\"$version\"" "$out/index.html" || { echo "build.sh: index.html names no build" >&2; exit 1; }
 {
   printf "// Written by build.sh: the build's version and the files it caches.\n"
   printf "self.RML_BUILD = { version: '%s', files: [\n" "$version"

@@ -44,7 +44,11 @@
     bar.appendChild(b);
     document.body.appendChild(bar);
   };
-  WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
+  // This page's build (build.sh names it in index.html): its program and
+  // its workers' files are asked for by it (sw.js).
+  const build = (document.querySelector('meta[name="rml-build"]') || {}).content || '';
+  window.rmlBuildQuery = build ? '?v=' + encodeURIComponent(build) : '';
+  WebAssembly.instantiateStreaming(fetch('app.wasm' + window.rmlBuildQuery), go.importObject)
     .then((r) => go.run(r.instance).then(stopped))
     .catch((err) => {
       const p = document.getElementById('boot'), first = document.getElementById('first');
@@ -52,41 +56,65 @@
       if (p) p.textContent = 'The page could not start: ' + err + '. Run ./build.sh (or go run serve.go) and reload.';
     });
 
-  // Offline: sw.js caches this build's files (build.sh lists them). When a
-  // new build is installed while this page runs the old one, the page says
-  // so and offers to switch (the element data-testid="update").
+  // Offline: sw.js caches each build's files under its name. When a new
+  // build is installed while this tab runs another, the tab offers it
+  // (data-testid="update"); taking it saves this tab's work (keep.js) and
+  // reloads this tab alone onto it. Other tabs of the app keep the build
+  // they started with (their workers' files come from its cache: the
+  // build's name is in their address, rmlBuildQuery) and say that a new
+  // one is in use, for the user to reload when it suits them, their work
+  // restored.
   if ('serviceWorker' in navigator) {
-    navigator.serviceWorker.register('sw.js').then((reg) => {
-      const offer = (sw) => {
-        if (!sw || !navigator.serviceWorker.controller) return;
-        const bar = document.createElement('p');
-        bar.className = 'update';
-        bar.dataset.testid = 'update';
-        bar.setAttribute('role', 'status');
-        bar.textContent = 'A new version of the app is ready. ';
-        const b = document.createElement('button');
-        b.textContent = 'Reload to use it';
-        // The page reloads once the new worker takes over: asked for here,
-        // since a page whose first visit installed the worker (no
-        // controller at its start) would not otherwise.
-        b.onclick = () => { reload = true; sw.postMessage({ type: 'rml-skip-waiting' }); };
-        bar.appendChild(b);
-        document.body.appendChild(bar);
+    const sw = navigator.serviceWorker;
+    // The bar is put on the document element, not the body: the app
+    // renders the whole body, and would remove it.
+    const bar = (text, label, act) => {
+      const old = document.querySelector('[data-testid="update"]');
+      if (old) old.remove();
+      const p = document.createElement('p');
+      p.className = 'update';
+      p.dataset.testid = 'update';
+      p.setAttribute('role', 'status');
+      p.textContent = text + ' ';
+      const b = document.createElement('button');
+      b.textContent = label;
+      b.onclick = () => { b.disabled = true; act(); };
+      p.appendChild(b);
+      document.documentElement.appendChild(p);
+    };
+    let asked = false;
+    // This tab's work kept before it reloads (at most 2 s).
+    const keepNow = () => Promise.race([
+      window.rmlKeepNow ? Promise.resolve().then(window.rmlKeepNow).catch(() => {}) : Promise.resolve(),
+      new Promise((ok) => setTimeout(ok, 2000)),
+    ]);
+    sw.register('sw.js').then((reg) => {
+      const offer = (waiting) => {
+        if (!waiting || !sw.controller) return; // a first install: nothing runs another build
+        bar('A new version of the app is ready.', 'Reload to use it', () => {
+          asked = true;
+          keepNow().then(() => waiting.postMessage({ type: 'rml-skip-waiting' }));
+        });
       };
       offer(reg.waiting);
       reg.addEventListener('updatefound', () => {
-        const sw = reg.installing;
-        sw.addEventListener('statechange', () => { if (sw.state === 'installed') offer(sw); });
+        const next = reg.installing;
+        next.addEventListener('statechange', () => { if (next.state === 'installed') offer(next); });
       });
     }).catch(() => { /* no offline copy (a private window, say): the app works online */ });
-    // A build taking over a page that already ran another one (not the
-    // first install): reload so that page and worker run the same build.
-    let reload = !!navigator.serviceWorker.controller;
-    navigator.serviceWorker.addEventListener('controllerchange', () => {
-      if (!reload) return;
-      reload = false;
-      location.reload();
+    let first = !sw.controller; // the first install takes this tab over once: nothing to say
+    sw.addEventListener('controllerchange', () => {
+      if (asked) { location.reload(); return; }
+      if (first) { first = false; return; }
+      bar('A new version of the app is in use in another tab; this tab keeps the one it started with.', 'Reload to use it',
+        () => keepNow().then(() => location.reload()));
     });
+    // The service worker asks which build each tab runs before it deletes
+    // an old build's files; and is asked to, once this tab has started.
+    sw.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'rml-which-build' && e.ports[0]) e.ports[0].postMessage(build);
+    });
+    sw.ready.then((reg) => reg.active && reg.active.postMessage({ type: 'rml-prune' }));
   }
 
   // Embedded (in an iframe): post this page's height to the parent as

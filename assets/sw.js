@@ -3,12 +3,14 @@
 // every file it lists) and those files.
 //
 // Install caches every file of the build under a cache named after its
-// version; activate deletes the caches of other builds. Requests for the
-// app's files are answered from this build's cache, so a page never runs
-// one build's wasm against another build's scripts. A new build arrives as
-// a new sw.js: the browser installs it beside the running one, and it
-// takes over when no tab of the app runs the old build any more (the page
-// offers a reload that hands over at once).
+// version. A page names the build it runs (index.html's rml-build, which
+// boot.js adds to its program's and its workers' addresses as ?v=), and
+// such a request is answered from that build's cache: a tab never runs one
+// build's wasm against another build's scripts, even after a newer build
+// took over while it ran. A new build arrives as a new sw.js: the browser
+// installs it beside the running one, and it takes over when no tab runs
+// the old one any more, or when a tab accepts it (boot.js). An old build's
+// cache is deleted once no open tab says it runs that build (prune).
 'use strict';
 const CACHE = 'rml-' + self.RML_BUILD.version;
 const FILES = self.RML_BUILD.files;
@@ -30,17 +32,31 @@ self.addEventListener('install', (e) => {
     }).then((res) => c.put(f, res))))));
 });
 
+// The builds the open tabs run: each is asked (boot.js answers); one that
+// does not answer within 3 s (a frozen tab) counts for none.
+const running = () => self.clients.matchAll({ type: 'window', includeUncontrolled: true })
+  .then((tabs) => Promise.all(tabs.map((tab) => new Promise((ok) => {
+    const ch = new MessageChannel();
+    const timer = setTimeout(() => ok(null), 3000);
+    ch.port1.onmessage = (e) => { clearTimeout(timer); ok(e.data); };
+    tab.postMessage({ type: 'rml-which-build' }, [ch.port2]);
+  }))));
+
+// prune deletes the caches of builds no open tab runs.
+const prune = () => running().then((builds) => caches.keys().then((keys) => Promise.all(keys
+  .filter((k) => k.startsWith('rml-') && k !== CACHE && !builds.includes(k.slice(4)))
+  .map((k) => caches.delete(k)))));
+
 self.addEventListener('activate', (e) => {
-  e.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('rml-') && k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
-  );
+  e.waitUntil(self.clients.claim().then(prune));
 });
 
-// The page asks a waiting build to take over (the "reload" offer).
+// A tab asks a waiting build to take over (it accepted the offer), or to
+// delete the builds no tab runs (it has started).
 self.addEventListener('message', (e) => {
-  if (e.data && e.data.type === 'rml-skip-waiting') self.skipWaiting();
+  const type = e.data && e.data.type;
+  if (type === 'rml-skip-waiting') self.skipWaiting();
+  if (type === 'rml-prune') e.waitUntil(prune());
 });
 
 self.addEventListener('fetch', (e) => {
@@ -52,8 +68,13 @@ self.addEventListener('fetch', (e) => {
   let path = url.pathname.slice(new URL('./', self.location).pathname.length);
   if (req.mode === 'navigate' || path === '') path = 'index.html';
   if (!FILES.includes(path)) return;
+  // A request that names its build (?v=) is answered from that build's
+  // cache, if it is still there.
+  const build = url.searchParams.get('v');
+  const cache = build ? 'rml-' + build : CACHE;
   e.respondWith(
-    caches.open(CACHE)
+    caches.has(cache)
+      .then((ok) => caches.open(ok ? cache : CACHE))
       .then((c) => c.match(path))
       .then((hit) => hit || fetch(req)),
   );

@@ -4,7 +4,10 @@
 // for it; if the program cannot start or exits, the page is told so that it
 // can restart the worker.
 'use strict';
-importScripts('../wasm_exec.js');
+// The page starts it as worker.js?v=<build>: its script and program come
+// from that build (sw.js serves them from its cache), never a newer one.
+const build = self.location.search;
+importScripts('../wasm_exec.js' + build);
 self.rmlQueue = [];
 // The program runs the solver when it finds this mark. It also links the
 // page's interface, whose library (Vecty) refuses at start-up to run
@@ -13,7 +16,7 @@ self.rmlWorker = true;
 self.document = {};
 self.onmessage = (e) => self.rmlQueue.push(e);
 const go = new Go();
-WebAssembly.instantiateStreaming(fetch('../app.wasm'), go.importObject)
+WebAssembly.instantiateStreaming(fetch('../app.wasm' + build), go.importObject)
   .then((r) => {
     // The program's memory, to which it links its SIMD kernels (wasm/simd).
     self.rmlGoMemory = r.instance.exports.mem;

@@ -42,6 +42,17 @@ func (g *glue) startRestore() {
 		return
 	}
 	k.restoring = true
+	// boot.js keeps the work before it reloads the tab onto a new build.
+	js.Global().Set("rmlKeepNow", js.FuncOf(func(js.Value, []js.Value) any {
+		var exec js.Func
+		exec = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			exec.Release()
+			resolve := args[0]
+			g.save(func() { resolve.Invoke() })
+			return nil
+		})
+		return js.Global().Get("Promise").New(exec)
+	}))
 	var done js.Func
 	done = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		done.Release()
@@ -105,24 +116,29 @@ func (g *glue) kept() {
 	k.due = true
 	after(keepEvery, func() {
 		k.due = false
-		g.save()
+		g.save(nil)
 	})
 }
 
-// save keeps the session now, if it is still settled and changed.
-func (g *glue) save() {
+// save keeps the session now, if it is still settled and changed, and
+// then calls done (if not nil) whatever came of it.
+func (g *glue) save(done func()) {
 	k, s := &g.keep, g.state
+	if done == nil {
+		done = func() {}
+	}
 	if k.saving {
-		k.due = true
-		after(keepEvery, func() { k.due = false; g.save() })
+		after(keepEvery/4, func() { g.save(done) })
 		return
 	}
 	key := s.SessionKey()
-	if !s.Settled() || key == k.key {
+	if !s.Settled() || key == k.key || k.failed {
+		done()
 		return
 	}
 	b, err := s.SessionJSON()
 	if err != nil || b == nil {
+		done()
 		return
 	}
 	csv, trip := js.Undefined(), js.Undefined()
@@ -138,10 +154,10 @@ func (g *glue) save() {
 	}
 	k.saving = true
 	var ok, fail js.Func
-	release := func() { ok.Release(); fail.Release(); k.saving = false }
+	release := func() { ok.Release(); fail.Release(); k.saving = false; done() }
 	ok = js.FuncOf(func(js.Value, []js.Value) any {
-		release()
 		k.key, k.csv, k.trip = key, s.CSV, t
+		release()
 		g.kept() // anything that changed meanwhile
 		return nil
 	})

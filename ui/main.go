@@ -293,7 +293,13 @@ func (g *glue) startWorker() {
 // bad one the page cannot decode, died why it stopped (its loader's fatal
 // message, or an error event).
 func newWorker(got func(protocol.Message), bad func(error), died func(reason string)) (js.Value, []js.Func) {
-	w := js.Global().Get("Worker").New("assets/worker.js")
+	// The worker runs the page's own build (boot.js's rmlBuild; sw.js
+	// serves a build's files by its name).
+	q := js.Global().Get("rmlBuildQuery")
+	if q.Type() != js.TypeString {
+		q = js.ValueOf("")
+	}
+	w := js.Global().Get("Worker").New("assets/worker.js" + q.String())
 	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		data := args[0].Get("data")
 		if f := data.Get("fatal"); f.Type() == js.TypeString {
