@@ -149,6 +149,10 @@ type CSVOptions struct {
 	ID              string
 	MaxRows         int // default DefaultMaxRows
 	MaxCols         int // default DefaultMaxCols
+	// Check, if not nil, is called every few hundred rows while the file
+	// is read; an error from it ends the read with that error (the page's
+	// Stop, or another dataset chosen meanwhile).
+	Check func() error
 }
 
 // DataError is a problem with one place in an input file.
@@ -281,7 +285,7 @@ func looksLikeHeader(records [][]string, decimalComma bool) bool {
 // whether ReadCSV would take the first as a header. It is for previews and
 // the label choice, also of files that ReadCSV refuses.
 func Peek(data []byte, n int) (records [][]string, header bool) {
-	rs, err := readRecords(data, true, n)
+	rs, err := readRecords(data, true, n, nil)
 	if err != nil {
 		return nil, false
 	}
@@ -294,7 +298,7 @@ func Peek(data []byte, n int) (records [][]string, header bool) {
 // reads it: it is for the column chooser, also of files that ReadCSV
 // refuses. nil if no record can be read.
 func Inspect(data []byte, opt CSVOptions) []Column {
-	rs, err := readRecords(data, true, DefaultMaxRows+1)
+	rs, err := readRecords(data, true, DefaultMaxRows+1, nil)
 	if err != nil || len(rs.rows) == 0 {
 		return nil
 	}
@@ -328,7 +332,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0 {
 		return nil, errors.New("the file is empty: no rows")
 	}
-	rs, err := readRecords(data, false, opt.MaxRows+1)
+	rs, err := readRecords(data, false, opt.MaxRows+1, opt.Check)
 	if errors.Is(err, errTooManyRecords) {
 		return nil, fmt.Errorf("more than %d rows: the limit is %d", opt.MaxRows, opt.MaxRows)
 	}
@@ -354,6 +358,11 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	}
 	if len(rows) == 0 {
 		return nil, errors.New("the file has a header but no data rows")
+	}
+	if opt.Check != nil {
+		if err := opt.Check(); err != nil {
+			return nil, err
+		}
 	}
 	cols, levels := inspect(rows, names, decimalComma)
 	label, guessed, err := chooseLabel(names, cols, header, opt.Label)
@@ -382,7 +391,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if len(ds.Features) > opt.MaxCols {
 		return nil, fmt.Errorf("%d feature columns (one-hot levels counted): the limit is %d", len(ds.Features), opt.MaxCols)
 	}
-	if err := ds.parseRows(rows, lines, names, label, levels, decimalComma, opt.Missing); err != nil {
+	if err := ds.parseRows(rows, lines, names, label, levels, decimalComma, opt.Missing, opt.Check); err != nil {
 		return nil, err
 	}
 	ds.Notes = append(ds.Notes, ds.notes()...)
@@ -596,7 +605,7 @@ func assignRoles(cols []Column, levels [][]string, names []string, header bool, 
 
 // parseRows fills ds.X, Labels, Classes, Lines, Records, IDs, Dropped and
 // Missing from the data records, by the columns' roles.
-func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label int, levels [][]string, decimalComma bool, missing MissingPolicy) error {
+func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label int, levels [][]string, decimalComma bool, missing MissingPolicy, check func() error) error {
 	width := len(names)
 	d := len(ds.Features)
 	cols := ds.Columns
@@ -612,6 +621,11 @@ func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label
 	idCol := slices.IndexFunc(cols, func(c Column) bool { return c.Role == RoleID })
 rows:
 	for i, rec := range rows {
+		if check != nil && i%checkEvery == checkEvery-1 {
+			if err := check(); err != nil {
+				return err
+			}
+		}
 		if len(rec) != width {
 			return &DataError{Line: lines[i], Msg: fmt.Sprintf("%d fields, expected %d like the %s", len(rec), width, what)}
 		}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -90,6 +91,14 @@ func mapRows(x mat.Matrix, a mat.Symmetric) (*mat.Dense, error) {
 // the nearest neighbour among the tied classes; distance ties go to the lower
 // training index.
 func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) ([]int, error) {
+	return KNNClassifyContext(context.Background(), nil, a, xTrain, yTrain, xTest, k)
+}
+
+// KNNClassifyContext is KNNClassify, one test row after another through h
+// (its progress, and on js/wasm its yields; nil: none), in parallel on
+// the machine's cores natively. It stops with ctx's error when ctx is
+// cancelled.
+func KNNClassifyContext(ctx context.Context, h *Hooks, a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, k int) ([]int, error) {
 	nTr, _ := xTrain.Dims()
 	if k < 1 || k > nTr {
 		panic(fmt.Sprintf("core: k = %d outside 1..%d", k, nTr))
@@ -108,41 +117,49 @@ func KNNClassify(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.De
 	// a distance stops as soon as its partial sum passes the k-th nearest
 	// so far, which it can then never beat (every term is ≥ 0). The kept
 	// set and its order are the sort's: the same distances, compared the
-	// same way (cmpNeighbour; TestKNNMatchesSort). On the page's 5,000 × 50
-	// upload (750 test rows, 4,250 training rows) the sort took most of the
-	// Euclidean error's time (BenchmarkKNN).
-	var sel selector
-	votes := map[int]int{}
-	for i := 0; i < nTe; i++ {
+	// same way (cmpNeighbour; TestKNNMatchesSort).
+	type scratch struct {
+		sel   selector
+		votes map[int]int
+	}
+	err = eachRow(ctx, h, nTe, func() *scratch { return &scratch{votes: map[int]int{}} }, func(i int, sc *scratch) {
 		xi := te.RawRowView(i)
-		sel.reset(k)
+		sc.sel.reset(k)
 		for j := 0; j < nTr; j++ {
-			bound := sel.bound()
+			bound := sc.sel.bound()
 			if s := dist2(xi, tr.RawRowView(j), bound); s <= bound {
-				sel.offer(neighbour{s, j})
+				sc.sel.offer(neighbour{s, j})
 			}
 		}
-		nearest := sel.sorted()
-		clear(votes)
+		nearest := sc.sel.sorted()
+		clear(sc.votes)
 		best, bestVotes := -1, 0
 		for _, nb := range nearest {
-			votes[yTrain[nb.i]]++
+			sc.votes[yTrain[nb.i]]++
 		}
 		// Walk neighbours nearest first so the nearest wins a tie.
 		for _, nb := range nearest {
 			c := yTrain[nb.i]
-			if votes[c] > bestVotes {
-				best, bestVotes = c, votes[c]
+			if sc.votes[c] > bestVotes {
+				best, bestVotes = c, sc.votes[c]
 			}
 		}
 		out[i] = best
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // KNNError returns the fraction of test rows that k-NN under d_A misclassifies.
 func KNNError(a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, yTest []int, k int) (float64, error) {
-	pred, err := KNNClassify(a, xTrain, yTrain, xTest, k)
+	return KNNErrorContext(context.Background(), nil, a, xTrain, yTrain, xTest, yTest, k)
+}
+
+// KNNErrorContext is KNNError through KNNClassifyContext.
+func KNNErrorContext(ctx context.Context, h *Hooks, a mat.Symmetric, xTrain *mat.Dense, yTrain []int, xTest *mat.Dense, yTest []int, k int) (float64, error) {
+	pred, err := KNNClassifyContext(ctx, h, a, xTrain, yTrain, xTest, k)
 	if err != nil {
 		return 0, err
 	}

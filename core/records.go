@@ -83,12 +83,18 @@ func decodeText(data []byte) ([]byte, []string, error) {
 	return data, notes, nil
 }
 
+// checkEvery is how many rows a reader goes between two calls of
+// CSVOptions.Check.
+const checkEvery = 256
+
 // readRecords decodes data (decodeText), detects its delimiter and splits
 // it into trimmed records, skipping blank lines. lenient reads stray quotes
 // as text and stops quietly at the first malformed line (for previews);
 // otherwise a malformed line is an error naming it. maxRecords > 0 stops
-// with errTooManyRecords as soon as there are more records than that.
-func readRecords(data []byte, lenient bool, maxRecords int) (*records, error) {
+// with errTooManyRecords as soon as there are more records than that;
+// check, if not nil, is called every checkEvery records, and its error
+// ends the read.
+func readRecords(data []byte, lenient bool, maxRecords int, check func() error) (*records, error) {
 	data, notes, err := decodeText(data)
 	if err != nil {
 		return nil, err
@@ -99,7 +105,12 @@ func readRecords(data []byte, lenient bool, maxRecords int) (*records, error) {
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.LazyQuotes = lenient
-	for {
+	for n := 1; ; n++ {
+		if check != nil && n%checkEvery == 0 {
+			if err := check(); err != nil {
+				return nil, err
+			}
+		}
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break

@@ -445,7 +445,7 @@ func readTripletsKeyed(r io.Reader, k TripletKeys, skip bool) ([]Triplet, int, e
 	if err != nil {
 		return nil, 0, err
 	}
-	rs, err := readRecords(data, false, MaxTriplets+1)
+	rs, err := readRecords(data, false, MaxTriplets+1, nil)
 	if errors.Is(err, errTooManyRecords) {
 		return nil, 0, fmt.Errorf("more than %d triplets: the limit is %d", MaxTriplets, MaxTriplets)
 	}
