@@ -122,18 +122,32 @@ func (s *Session) euclidView() error {
 	if s.euclid != nil {
 		return nil
 	}
-	pr, err := core.Project(s.xAll, nil, s.train)
+	view, e, err := s.euclidOf(context.Background(), s.xAll, s.train, s.test, s.yTrain, s.yTest, nil)
 	if err != nil {
 		return err
 	}
-	if len(s.test) > 0 {
-		k := min(spec.KNN, len(s.train))
-		if s.errEuclid, err = core.KNNError(nil, core.SelectRows(s.xAll, s.train), s.yTrain, core.SelectRows(s.xAll, s.test), s.yTest, k); err != nil {
-			return err
+	s.euclid, s.errEuclid = view, e
+	return nil
+}
+
+// euclidOf is the Euclidean projection of the standardized rows xAll
+// (n×2, row-major) and the k-NN error of the test rows among the training
+// rows, the error's progress through progress (if not nil) and stopped
+// with ctx's error when ctx is cancelled.
+func (s *Session) euclidOf(ctx context.Context, xAll *mat.Dense, train, test, yTrain, yTest []int, progress func(done, total int)) ([]float64, float64, error) {
+	pr, err := core.Project(xAll, nil, train)
+	if err != nil {
+		return nil, 0, err
+	}
+	var e float64
+	if len(test) > 0 {
+		k := min(spec.KNN, len(train))
+		hooks := &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield, Progress: progress}
+		if e, err = core.KNNErrorContext(ctx, hooks, nil, core.SelectRows(xAll, train), yTrain, core.SelectRows(xAll, test), yTest, k); err != nil {
+			return nil, 0, err
 		}
 	}
-	s.euclid = pr.RawMatrix().Data // n×2, row-major
-	return nil
+	return pr.RawMatrix().Data, e, nil
 }
 
 type problemKey struct {
@@ -153,6 +167,13 @@ func New(read func(file string) ([]byte, error)) *Session {
 
 // Load reads the dataset a Load request names and splits it.
 func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
+	return s.LoadContext(context.Background(), req, nil)
+}
+
+// LoadContext is Load, stopped when ctx is cancelled (the session then
+// holds the data it held before), with the progress of its longest part,
+// the Euclidean error, through progress (if not nil).
+func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress func(done, total int)) (*protocol.Dataset, *protocol.Error) {
 	var (
 		ds   *core.Dataset
 		raw  []byte
@@ -166,7 +187,15 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	if err != nil {
 		return nil, &protocol.Error{Message: err.Error()}
 	}
-	opt := core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID}
+	last := time.Now()
+	check := func() error {
+		if s.Yield != nil && s.YieldEvery > 0 && time.Since(last) >= s.YieldEvery {
+			s.Yield()
+			last = time.Now()
+		}
+		return ctx.Err()
+	}
+	opt := core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID, Check: check}
 	if req.Builtin != "" {
 		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
 		if i < 0 {
@@ -198,6 +227,9 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 			return nil, failed(tooWide(len(rows[0])-1), raw, opt)
 		}
 		ds, err = core.ReadCSV(bytes.NewReader(raw), opt)
+		if ctx.Err() != nil {
+			return nil, stopped(name)
+		}
 		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
 			err = tooWide(len(ds.Features))
 		}
@@ -212,14 +244,25 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	if err != nil {
 		return nil, failed(err, raw, opt)
 	}
+	// The Euclidean view and error need no run: the page shows them now.
+	// They are the load's longest part; until they are done the session
+	// keeps the data it had.
+	xAll, yTrain, yTest := st.Transform(ds.X), core.SelectLabels(ds.Labels, train), core.SelectLabels(ds.Labels, test)
+	view, errEuclid, err := s.euclidOf(ctx, xAll, train, test, yTrain, yTest, progress)
+	if ctx.Err() != nil {
+		return nil, stopped(name)
+	}
+	if err != nil {
+		return nil, failed(err, raw, opt)
+	}
 	s.ds, s.name, s.train, s.test = ds, name, train, test
 	s.generation++
 	s.shown = nil
 	s.prep, s.warm, s.warmA, s.file, s.labels = nil, nil, nil, nil, nil
 	// The labels of the two parts depend on the split only, not on the
 	// triplets.
-	s.xAll, s.xTrain, s.euclid = st.Transform(ds.X), xTrain, nil
-	s.yTrain, s.yTest = core.SelectLabels(ds.Labels, train), core.SelectLabels(ds.Labels, test)
+	s.xAll, s.xTrain, s.euclid, s.errEuclid = xAll, xTrain, view, errEuclid
+	s.yTrain, s.yTest = yTrain, yTest
 
 	out := &protocol.Dataset{
 		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
@@ -256,16 +299,20 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 	}
 	notes = append(notes, ds.Notes...)
 	out.Notice = strings.Join(notes, "; ")
-	// The Euclidean view and error need no run: the page shows them now.
-	if err := s.euclidView(); err != nil {
-		return nil, failed(err, raw, opt)
-	}
 	out.Held, out.ErrEuclid, out.K, out.Euclid = s.test, s.errEuclid, min(spec.KNN, len(s.train)), s.euclid
 	out.Labels = make([]float64, ds.Rows())
 	for i, c := range ds.Labels {
 		out.Labels[i] = float64(c)
 	}
 	return out, nil
+}
+
+// stopped is the error of a load stopped before it was done.
+func stopped(name string) *protocol.Error {
+	if name == "" {
+		name = "the file"
+	}
+	return &protocol.Error{Message: "stopped reading " + name + "; the data before it stays"}
 }
 
 // failed is a load's error for the user, with what can still be read of

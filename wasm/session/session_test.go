@@ -1025,3 +1025,36 @@ func TestTooWideSaysPageLimit(t *testing.T) {
 		t.Errorf("a 5,000-column file: %+v", e)
 	}
 }
+
+// A load stopped part way (Stop pressed, or another dataset chosen)
+// leaves the session with the data it had, which still trains; stopped
+// while the file is read or while its Euclidean error is measured, it
+// says so.
+func TestLoadStopped(t *testing.T) {
+	csv := bigcsv.CSV(3000, 20, 3, 4)
+	for _, at := range []string{"reading", "error"} {
+		s := newSession()
+		iris := load(t, s, "Iris")
+		ctx, cancel := context.WithCancel(context.Background())
+		calls := 0
+		s.YieldEvery, s.Yield = time.Nanosecond, func() {
+			if calls++; at == "reading" && calls == 3 {
+				cancel()
+			}
+		}
+		progress := func(done, total int) {
+			if at == "error" {
+				cancel()
+			}
+		}
+		_, e := s.LoadContext(ctx, protocol.Load{CSV: csv, FileName: "big.csv", TestFrac: 0.15, Seed: 1}, progress)
+		if e == nil || !strings.Contains(e.Message, "stopped reading big.csv") {
+			t.Fatalf("%s: %+v, want it stopped", at, e)
+		}
+		s.YieldEvery, s.Yield = 0, nil
+		res, e := s.Train(context.Background(), defaultTrain(), func(*protocol.Progress) {})
+		if e != nil || res.N != iris.Rows || res.D != len(iris.Features) {
+			t.Fatalf("%s: after the stop, a run on %d × %d (%v), want Iris's %d × %d", at, res.N, res.D, e, iris.Rows, len(iris.Features))
+		}
+	}
+}

@@ -127,7 +127,13 @@ func (w *worker) handle(m protocol.Message) {
 	}()
 	switch m.Kind {
 	case protocol.KindLoad:
-		ds, e := w.session.Load(*m.Load)
+		// A load is stopped as a run is: by Stop or any newer request (a
+		// dataset chosen while a large file is read).
+		ctx := w.cancellable()
+		ds, e := w.session.LoadContext(ctx, *m.Load, func(done, total int) {
+			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: &protocol.Progress{Phase: "euclid", Done: done, Total: total}})
+		})
+		w.settled()
 		if e != nil {
 			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: e})
 			return
@@ -141,19 +147,11 @@ func (w *worker) handle(m protocol.Message) {
 		}
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindTripletSet, TripletSet: set})
 	case protocol.KindTrain:
-		ctx, cancel := context.WithCancel(context.Background())
-		w.mu.Lock()
-		w.cancel = cancel
-		w.mu.Unlock()
+		ctx := w.cancellable()
 		res, e := w.session.Train(ctx, *m.Train, func(p *protocol.Progress) {
 			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindProgress, Progress: p})
 		})
-		w.mu.Lock()
-		if w.cancel != nil {
-			w.cancel()
-			w.cancel = nil
-		}
-		w.mu.Unlock()
+		w.settled()
 		if e != nil {
 			w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: e})
 			return
@@ -162,6 +160,26 @@ func (w *worker) handle(m protocol.Message) {
 	default:
 		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindError, Error: &protocol.Error{Message: fmt.Sprintf("the worker does not take %q messages", m.Kind)}})
 	}
+}
+
+// cancellable returns the context of the request about to run, which
+// receive cancels when Stop or any newer request arrives.
+func (w *worker) cancellable() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.mu.Lock()
+	w.cancel = cancel
+	w.mu.Unlock()
+	return ctx
+}
+
+// settled ends the context cancellable gave, its request done.
+func (w *worker) settled() {
+	w.mu.Lock()
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+	w.mu.Unlock()
 }
 
 // fetchDataset reads a built-in dataset from the server: assets/datasets/,
