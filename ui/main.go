@@ -7,9 +7,11 @@
 package ui
 
 import (
+	"errors"
 	"runtime"
 	"strconv"
 	"syscall/js"
+	"time"
 
 	"github.com/hexops/vecty"
 
@@ -141,6 +143,11 @@ func (g *glue) Dispatch(a store.Action) {
 	// most every progressRedrawEvery, so a run costs the main thread a few
 	// milliseconds per message.
 	if r, ok := a.(store.Reply); ok && r.Message.Kind == protocol.KindProgress && r.Message.Progress.Status == "" {
+		if r.Message.ID == g.state.LoadID && g.state.Loading {
+			// A large file's load: its note says how far it has got.
+			g.charted.call(progressRedrawEvery, func() { g.charted.done(); g.drawNow() })
+			return
+		}
 		g.charted.call(progressRedrawEvery, g.drawLive)
 		return
 	}
@@ -368,7 +375,12 @@ func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 		fail.Release()
 		b := make([]byte, args[0].Get("byteLength").Int())
 		js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(args[0]))
-		g.Dispatch(got(name, store.FileText(b))) // b is the text's now: not changed again
+		text := store.FileText(b) // b is the text's now: not changed again
+		if a := got(name, text); !isUpload(a) || !store.IsRunFile(name, text) {
+			g.Dispatch(a)
+			return nil
+		}
+		g.openRun(name, text)
 		return nil
 	})
 	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -379,6 +391,48 @@ func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 	})
 	f.Call("arrayBuffer").Call("then", ok, fail)
 }
+
+// isUpload says whether a is a data file's upload (which may be a saved
+// run).
+func isUpload(a store.Action) bool { _, ok := a.(store.Upload); return ok }
+
+// errStopped ends the reading of a saved run that was stopped.
+var errStopped = errors.New("stopped")
+
+// openRun reads a saved run in a goroutine of its own, a piece at a time:
+// after each openWork ms of parsing it sleeps a moment, so that the page
+// draws, shows how far it has got and takes Stop (or another dataset),
+// which drops it. A large run (a long Δ_t history) was one task of the
+// main thread that froze the page.
+func (g *glue) openRun(name, text string) {
+	g.Dispatch(store.RunReading{Name: name, Total: len(text)})
+	seq := g.state.OpenSeq
+	stale := func() bool { return g.state.Opening != name || g.state.OpenSeq != seq }
+	go func() {
+		worked, shown := now(), now()
+		run, p, err := store.ParseRunChecked(text, func(done, total int) error {
+			if t := now(); t-worked >= openWork {
+				time.Sleep(time.Millisecond)
+				worked = now()
+				if worked-shown >= progressRedrawEvery && !stale() {
+					shown = worked
+					g.Dispatch(store.RunReading{Name: name, Done: done, Total: total})
+				}
+			}
+			if stale() {
+				return errStopped
+			}
+			return nil
+		})
+		if !stale() {
+			g.Dispatch(store.RunRead{Name: name, Seq: seq, Run: run, Params: p, Err: err})
+		}
+	}()
+}
+
+// openWork is how long a saved run's parse works before it lets the page
+// run, in ms.
+const openWork = 20
 
 func now() float64 { return performance.Call("now").Float() }
 

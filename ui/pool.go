@@ -107,6 +107,9 @@ type dataRequest struct {
 // copyData notes a reply of lane 0: a Load or Triplets request it read
 // without error is what the helpers must read next.
 func (g *glue) copyData(m protocol.Message) {
+	if m.Kind == protocol.KindProgress {
+		return // a load's progress: its answer is yet to come
+	}
 	req, ok := g.sent[m.ID]
 	if !ok {
 		return

@@ -29,6 +29,7 @@ type ControlsProps struct {
 	Params                     store.Params
 	Builtins                   []string
 	Ready, CanTrain, Running   bool
+	Loading                    bool   // a dataset is being read: Stop stops that
 	HasResult, Paused          bool   // a result is shown; the run shown was stopped before the end
 	FileName                   string // the uploaded file, when Params.Dataset is ""
 	Still                      string // the dataset still loaded after a file failed to load
@@ -37,7 +38,7 @@ type ControlsProps struct {
 
 func controlsProps(s *store.State, shown *protocol.Result) ControlsProps {
 	p := ControlsProps{Params: s.Params, Builtins: s.Builtins, Ready: s.Ready, CanTrain: s.CanTrain(),
-		Running: s.Status == store.Running || s.Job != nil, HasResult: shown != nil, FileName: s.FileName,
+		Running: s.Status == store.Running || s.Job != nil, Loading: s.Loading || s.Opening != "", HasResult: shown != nil, FileName: s.FileName,
 		Paused: s.Paused(), ToTrain: s.TripletsToTrain()}
 	if s.Failed != nil && s.Data != nil {
 		p.Still = s.Data.Name
@@ -93,7 +94,7 @@ func stageControls(c ControlsProps, d func(store.Action)) *vecty.HTML {
 			elem.Button(vecty.Markup(vecty.Data("testid", "train"), vecty.Class("primary", "play-icon"), prop.Disabled(!c.CanTrain || c.Running),
 				vecty.Attribute("title", "train with these settings (after Pause: go on from where it stopped)"),
 				event.Click(func(*vecty.Event) { d(store.Train{}) })), vecty.Text(train)),
-			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), vecty.Class("pause-icon"), prop.Disabled(!c.Running), vecty.Attribute("title", "pause the run"),
+			elem.Button(vecty.Markup(vecty.Data("testid", "stop"), vecty.Class("pause-icon"), prop.Disabled(!c.Running && !c.Loading), vecty.Attribute("title", "pause the run, or stop reading a file"),
 				event.Click(func(*vecty.Event) { d(store.Stop{}) })), vecty.Text("Pause")),
 			vecty.If(!hide("steps"), elem.Button(vecty.Markup(vecty.Data("testid", "step"), prop.Disabled(!c.CanTrain || c.Running), vecty.Attribute("title", "one iteration from the result shown"),
 				event.Click(func(*vecty.Event) { d(store.Step{N: 1}) })), vecty.Text("Step"))),
@@ -149,6 +150,7 @@ func statusLine(s *store.State) *vecty.HTML {
 			vecty.Data("kernels", s.Kernels)),
 			vecty.Text(string(s.Status))),
 		vecty.If(note != "", elem.Paragraph(vecty.Markup(vecty.Class("status-note"), vecty.Data("testid", "status-note")), vecty.Text(note))),
+		vecty.If(s.LoadNote() != "", elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "load-note")), vecty.Text(s.LoadNote()))),
 	)
 }
 

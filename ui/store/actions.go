@@ -45,6 +45,23 @@ type (
 	StartFresh     struct{}                  // leave the restored session for the first lesson
 )
 
+// A saved run read a piece at a time (the glue parses a large one in
+// pieces, ParseRunChecked): how far it has got (Done 0: it starts), and
+// what came of it.
+type (
+	RunReading struct {
+		Name        string
+		Done, Total int // bytes
+	}
+	RunRead struct {
+		Name   string
+		Seq    int // State.OpenSeq when it started
+		Run    *SavedRun
+		Params Params
+		Err    error
+	}
+)
+
 // Storage actions: the session kept from the last visit, and a failure to
 // keep this one.
 type (
@@ -107,6 +124,8 @@ func (ToggleSeries) isAction()   {}
 func (Share) isAction()          {}
 func (Export) isAction()         {}
 func (StartFresh) isAction()     {}
+func (RunReading) isAction()     {}
+func (RunRead) isAction()        {}
 func (Restore) isAction()        {}
 func (KeepFailed) isAction()     {}
 func (WorkerReady) isAction()    {}

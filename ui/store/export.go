@@ -183,13 +183,34 @@ func isRunFile(name, text string) bool {
 // ParseRun reads a file RunJSON wrote. The settings come from its link,
 // through the link codec and its checks; the result must be whole: every
 // size agrees with the next and every index is in range.
-func ParseRun(text string) (*SavedRun, Params, error) {
-	v, err := parseJSON(text)
+func ParseRun(text string) (*SavedRun, Params, error) { return ParseRunChecked(text, nil) }
+
+// ParseRunChecked is ParseRun calling check as it reads (see
+// parseJSONChecked): the page parses a large file in pieces, with its
+// progress shown, and stops when check says so (its error is returned as
+// it is).
+func ParseRunChecked(text string, check func(done, total int) error) (*SavedRun, Params, error) {
+	stopped := false
+	if check != nil {
+		inner := check
+		check = func(done, total int) error {
+			err := inner(done, total)
+			stopped = err != nil
+			return err
+		}
+	}
+	v, err := parseJSONChecked(text, check)
+	if stopped {
+		return nil, Params{}, err
+	}
 	if err != nil {
 		return nil, Params{}, errors.New("it is not JSON: " + err.Error())
 	}
 	return parseRun(v)
 }
+
+// IsRunFile says whether an opened file is a saved run rather than data.
+func IsRunFile(name, text string) bool { return isRunFile(name, text) }
 
 // parseRun reads a run from parsed JSON, as ParseRun says.
 func parseRun(v any) (*SavedRun, Params, error) {

@@ -126,8 +126,13 @@ func appendString(b []byte, s string) []byte {
 
 // parseJSON reads one JSON value: objects as map[string]any, arrays as
 // []any, numbers as float64, and strings, bools and nil.
-func parseJSON(s string) (any, error) {
-	p := &jsonParser{s: s}
+func parseJSON(s string) (any, error) { return parseJSONChecked(s, nil) }
+
+// parseJSONChecked is parseJSON calling check (if not nil) with the bytes
+// read of the whole every checkBytes or so; an error from check ends the
+// parse with it. The page reads a large saved run so, a piece at a time.
+func parseJSONChecked(s string, check func(done, total int) error) (any, error) {
+	p := &jsonParser{s: s, check: check, next: checkBytes}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
@@ -140,9 +145,14 @@ func parseJSON(s string) (any, error) {
 }
 
 type jsonParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	check func(done, total int) error
+	next  int // the byte at which check is called next
 }
+
+// checkBytes is how many bytes a checked parse reads between two checks.
+const checkBytes = 64 << 10
 
 func (p *jsonParser) fail(want string) error {
 	return errors.New("at byte " + strconv.Itoa(p.i+1) + ": expected " + want)
@@ -159,6 +169,12 @@ const maxDepth = 64
 func (p *jsonParser) value(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, p.fail("at most " + strconv.Itoa(maxDepth) + " nested levels")
+	}
+	if p.check != nil && p.i >= p.next {
+		p.next = p.i + checkBytes
+		if err := p.check(p.i, len(p.s)); err != nil {
+			return nil, err
+		}
 	}
 	p.space()
 	if p.i >= len(p.s) {

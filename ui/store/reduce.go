@@ -166,8 +166,31 @@ func reduce(s *State, a Action) []protocol.Message {
 		next := *p
 		pr.apply(&next)
 		return s.applyParams(next, true) // a lesson chosen is a lesson to watch
+	case RunReading:
+		if a.Done == 0 {
+			s.OpenSeq++
+		}
+		s.Opening, s.OpenDone, s.OpenTotal = a.Name, a.Done, a.Total
+	case RunRead:
+		if s.Opening != a.Name || s.OpenSeq != a.Seq {
+			return nil // stopped, or another file or dataset chosen since
+		}
+		s.Opening = ""
+		if a.Err != nil {
+			s.Message, s.Notice = a.Name+" could not be opened: "+a.Err.Error()+".", false
+			return nil
+		}
+		return s.openParsed(a.Name, a.Run, a.Params)
 	case Stop:
 		s.Pending = false
+		if s.Opening != "" {
+			s.Message, s.Notice = "Stopped opening "+s.Opening+"; nothing changed.", true
+			s.Opening = ""
+			return nil
+		}
+		if s.Loading {
+			return s.stopLoad()
+		}
 		return s.abandonBatch()
 	case Reset:
 		out := s.abandonBatch()
@@ -341,6 +364,7 @@ func (s *State) readTriplets(first bool) []protocol.Message {
 // abandoned.
 func (s *State) load(src source) []protocol.Message {
 	out := s.abandonRun()
+	s.Opening = "" // a saved run being read is dropped for the data chosen
 	if !s.restarted && !s.linkNote {
 		s.Message, s.keepNote = "", false
 	}
@@ -353,6 +377,7 @@ func (s *State) load(src source) []protocol.Message {
 	}
 	s.Loading = true
 	s.LoadID = s.id()
+	s.LoadDone, s.LoadTotal = 0, 0
 	r := src.read
 	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: TestFrac, Seed: s.Params.Seed,
 		Missing: r.Missing, Exclude: r.Exclude, OneHot: r.OneHot, ID: r.ID}
@@ -360,6 +385,22 @@ func (s *State) load(src source) []protocol.Message {
 		req.CSV, req.FileName = src.csv, src.file
 	}
 	return append(out, protocol.Message{ID: s.LoadID, Kind: protocol.KindLoad, Load: req})
+}
+
+// stopLoad stops the load in flight (Stop): the data before it stays, in
+// the worker too.
+func (s *State) stopLoad() []protocol.Message {
+	name := s.loading.dataset
+	if name == "" {
+		name = s.loading.file
+	}
+	s.Loading, s.opening = false, nil
+	msg := "Stopped reading " + name + "."
+	if s.Data != nil {
+		msg += " " + s.Data.Name + " stays loaded."
+	}
+	s.Message, s.Notice, s.keepNote = msg, true, false
+	return []protocol.Message{{ID: s.LoadID, Kind: protocol.KindStop}}
 }
 
 // abandonRun stops a run in progress (its replies are ignored from now on)
@@ -470,6 +511,8 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 // replyCurrent handles a reply to the current load, run or triplet file.
 func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 	switch {
+	case m.ID == s.LoadID && s.Loading && m.Kind == protocol.KindProgress:
+		s.LoadDone, s.LoadTotal = m.Progress.Done, m.Progress.Total
 	case m.ID == s.LoadID && s.Loading:
 		s.Loading = false
 		switch m.Kind {
@@ -639,6 +682,11 @@ func (s *State) openRun(file, text string) []protocol.Message {
 		s.Message, s.Notice = file+" could not be opened: "+err.Error()+".", false
 		return nil
 	}
+	return s.openParsed(file, run, p)
+}
+
+// openParsed opens saved run run, read from file with settings p.
+func (s *State) openParsed(file string, run *SavedRun, p Params) []protocol.Message {
 	out := s.abandonRun()
 	s.Pending = false
 	s.Pinned, s.Sweep, s.Steps = nil, Sweep{}, 0

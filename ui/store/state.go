@@ -5,6 +5,7 @@
 package store
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rml-lab/rml/spec"
@@ -81,18 +82,24 @@ type State struct {
 	Kernels  string   // what runs the solver's innermost loops (protocol.Ready)
 	Ready    bool     // the worker is up
 
-	FileName string // uploaded file, if Params.Dataset == ""
-	CSV      string // its text, kept so a new label choice can re-read it
-	Loading  bool
-	LoadID   int               // request id of the load in flight or last done
-	Data     *protocol.Dataset // the loaded dataset, nil if none
-	Failed   *Failed           // a file that could not be read; Data is still the dataset before it
-	Columns  []string          // columns of the last file read (Failed's, if set)
-	Preview  [][]string        // its first rows
-	Header   bool
-	Table    protocol.Table // kinds, roles, levels and holes of Columns
-	Read     Read           // how the current file is read (columns, missing values)
-	loading  source         // what the load in flight reads
+	FileName  string // uploaded file, if Params.Dataset == ""
+	CSV       string // its text, kept so a new label choice can re-read it
+	Loading   bool
+	LoadID    int // request id of the load in flight or last done
+	LoadDone  int // of LoadTotal: how far the load in flight has got (its Euclidean error's rows)
+	LoadTotal int
+	Opening   string // a saved run being read (RunReading), "" if none
+	OpenDone  int    // of OpenTotal bytes read
+	OpenTotal int
+	OpenSeq   int               // counts the saved runs read, so that a stopped one's answer is dropped
+	Data      *protocol.Dataset // the loaded dataset, nil if none
+	Failed    *Failed           // a file that could not be read; Data is still the dataset before it
+	Columns   []string          // columns of the last file read (Failed's, if set)
+	Preview   [][]string        // its first rows
+	Header    bool
+	Table     protocol.Table // kinds, roles, levels and holes of Columns
+	Read      Read           // how the current file is read (columns, missing values)
+	loading   source         // what the load in flight reads
 
 	// Triplets from a file: the file, how it names rows ("row0", "row1",
 	// "id"), what the worker read of it, and whether runs use it.
@@ -239,6 +246,28 @@ func (s *State) TripletsToTrain() int {
 		return s.Triplets.Used
 	}
 	return s.Data.Train * s.Params.KSame * s.Params.KDiff
+}
+
+// LoadNote says what the load in flight reads and how far it has got; ""
+// when none is.
+func (s *State) LoadNote() string {
+	if s.Opening != "" {
+		if s.OpenTotal > 0 {
+			return "Opening " + s.Opening + ": " + strconv.Itoa(int(100*float64(s.OpenDone)/float64(s.OpenTotal))) + " %…"
+		}
+		return "Opening " + s.Opening + "…"
+	}
+	if !s.Loading {
+		return ""
+	}
+	name := s.loading.dataset
+	if name == "" {
+		name = s.loading.file
+	}
+	if s.LoadTotal > 0 {
+		return "Reading " + name + ": the Euclidean test error, " + strconv.Itoa(100*s.LoadDone/s.LoadTotal) + " %…"
+	}
+	return "Reading " + name + "…"
 }
 
 // CanTrain says whether Train is enabled.
