@@ -333,6 +333,24 @@ func TestWatchdog(t *testing.T) {
 	p.trainsOnNewWorker()
 }
 
+// A worker the browser ends while the page is idle (out of memory, say)
+// posts nothing: the page asks it whether it is alive when it has been
+// quiet a while, finds it gone, and starts another, which trains.
+func TestIdleWorkerDies(t *testing.T) {
+	wrap := beforeLoad(`(() => {
+			const Real = window.Worker; window.__workers = [];
+			window.Worker = function (url, opts) { const w = new Real(url, opts); window.__workers.push(w); return w; };
+		})()`)
+	p := open(t, "?workers=1#data=Iris", wrap) // lane 0 alone
+	p.eval(`window.__workers[0].terminate(); true`, new(bool))
+	p.poll(`(document.querySelector('[data-testid="message"]') || {}).textContent?.includes('restarted') === true`, 30*time.Second)
+	if m := p.text("message"); !strings.Contains(m, "did not answer") {
+		t.Errorf("message %q: want the reason", m)
+	}
+	p.waitTrainEnabled()
+	p.trainsOnNewWorker()
+}
+
 // Hostile files (issue 7): identical rows are refused when read, with the
 // reason; a constant column beside real ones is named and ignored, and the
 // file trains; a file large enough that finding neighbours takes a while

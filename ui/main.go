@@ -30,9 +30,18 @@ const maxRestarts = 3
 // most ~50 ms at the page's largest d), and a running worker must say
 // something within silentGrace (it reports about 20 times a second). A
 // worker that does not is terminated and started again.
+//
+// A worker that says nothing for pingEvery, running or not, is asked
+// whether it is alive (a ping, which it answers at once, or at its next
+// yield, and which cancels nothing); one that does not answer within
+// pingGrace is terminated and started again. A worker the browser ended
+// (out of memory, say) posts nothing at all: it was found only at the
+// next Train.
 const (
 	stopGrace   = 3000  // ms
 	silentGrace = 20000 // ms
+	pingEvery   = 5000  // ms
+	pingGrace   = 5000  // ms
 )
 
 // glue owns the store, the worker and the root component; Dispatch is the
@@ -66,6 +75,7 @@ type glue struct {
 	stopID    int     // the run a Stop was sent for, until it ends
 	stopAt    float64 // when that Stop was sent
 	heardAt   float64 // when the worker last posted anything
+	pingAt    float64 // when a ping was sent that is not answered yet (0: none)
 	watchdogT js.Func
 
 	keep keeper // the session kept in the browser's storage (keep.go)
@@ -281,8 +291,11 @@ func (g *glue) startWorker() {
 		h.Release()
 	}
 	g.worker, g.handlers = newWorker(func(m protocol.Message) {
-		g.heardAt = now()
+		g.heardAt, g.pingAt = now(), 0
 		g.heard(m)
+		if m.Kind == protocol.KindPong {
+			return
+		}
 		if m.Kind == protocol.KindReady {
 			g.failures = 0
 			g.ready(store.WorkerReady{Builtins: m.Ready.Builtins, Kernels: m.Ready.Kernels})
@@ -461,12 +474,17 @@ func (g *glue) watchdog() {
 		g.died("it did not stop within " + itoa(stopGrace/1000) + " s of Stop")
 	case g.state.Status == store.Running && g.state.Ready && g.heardAt > 0 && t-g.heardAt > silentGrace:
 		g.died("it said nothing for " + itoa(silentGrace/1000) + " s while running")
+	case g.pingAt > 0 && t-g.pingAt > pingGrace:
+		g.died("it did not answer for " + itoa(pingGrace/1000) + " s")
+	case g.pingAt == 0 && g.state.Ready && g.heardAt > 0 && t-g.heardAt > pingEvery:
+		g.pingAt = t
+		g.send(protocol.Message{Kind: protocol.KindPing})
 	}
 }
 
 // died restarts the worker, unless it keeps dying at once.
 func (g *glue) died(reason string) {
-	g.stopID, g.heardAt = 0, now()
+	g.stopID, g.heardAt, g.pingAt = 0, now(), 0
 	g.worker.Call("terminate")
 	g.stopHelpers()
 	g.failures++

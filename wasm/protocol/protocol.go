@@ -29,6 +29,7 @@ const (
 	KindLoad  Kind = "load"  // request: read a built-in dataset or CSV text
 	KindTrain Kind = "train" // request: learn a metric on the loaded dataset
 	KindStop  Kind = "stop"  // request: stop the running training
+	KindPing  Kind = "ping"  // request: say you are alive (a pong at once; nothing is cancelled)
 	// request: read a triplet file for the loaded dataset
 	KindTriplets Kind = "triplets"
 
@@ -39,6 +40,7 @@ const (
 	KindError    Kind = "error"    // reply to any request that failed
 	// reply to triplets: what the file gave
 	KindTripletSet Kind = "tripletset"
+	KindPong       Kind = "pong" // reply to ping
 )
 
 // Message is one message. ID ties replies to their request (0 for ready).
@@ -552,7 +554,7 @@ func Decode(header []byte, data [][]float64) (Message, error) {
 	return m, m.checkArrays()
 }
 
-var known = map[Kind]bool{KindLoad: true, KindTrain: true, KindStop: true, KindReady: true,
+var known = map[Kind]bool{KindLoad: true, KindTrain: true, KindStop: true, KindPing: true, KindPong: true, KindReady: true,
 	KindDataset: true, KindProgress: true, KindResult: true, KindError: true, KindTriplets: true, KindTripletSet: true}
 
 // check verifies that exactly the body matching Kind is set.
@@ -571,7 +573,8 @@ func (m *Message) check() error {
 			n++
 		}
 	}
-	if (m.Kind == KindStop && n != 0) || (m.Kind != KindStop && (!set[m.Kind] || n != 1)) {
+	bare := m.Kind == KindStop || m.Kind == KindPing || m.Kind == KindPong // no body
+	if (bare && n != 0) || (!bare && (!set[m.Kind] || n != 1)) {
 		return errors.New("protocol: a " + string(m.Kind) + " message must carry its own body and no other")
 	}
 	return nil

@@ -41,6 +41,7 @@ func samples() []Message {
 			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}}},
 		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
 		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 9, Gap: 2, Iters: []float64{9}, Gaps: []float64{2}, FrameIter: 9, FrameErr: 0.25, Frame: []float64{1, 2, 3, 4}}},
+		{ID: 9, Kind: KindPing}, {ID: 9, Kind: KindPong},
 	}
 }
 
@@ -132,7 +133,7 @@ func TestDecodeRejects(t *testing.T) {
 		}
 	}
 	// Encode refuses a message whose body does not match its kind.
-	for _, m := range []Message{{Kind: KindTrain}, {Kind: KindStop, Load: &Load{}}, {Kind: KindLoad, Load: &Load{}, Train: &Train{}}, {Kind: "dance"}} {
+	for _, m := range []Message{{Kind: KindTrain}, {Kind: KindStop, Load: &Load{}}, {Kind: KindPong, Error: &Error{}}, {Kind: KindLoad, Load: &Load{}, Train: &Train{}}, {Kind: "dance"}} {
 		if _, _, err := Encode(m); err == nil {
 			t.Errorf("Encode(%+v) accepted", m)
 		}

@@ -80,6 +80,12 @@ func (w *worker) receive(data js.Value) {
 		w.post(protocol.Message{Kind: protocol.KindError, Error: &protocol.Error{Message: err.Error()}})
 		return
 	}
+	if m.Kind == protocol.KindPing {
+		// Answered here, on the event loop: a busy worker answers at its
+		// next yield, and nothing is cancelled.
+		w.post(protocol.Message{ID: m.ID, Kind: protocol.KindPong})
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cancel != nil {
