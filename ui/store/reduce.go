@@ -521,8 +521,14 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 			// The same data read again after the worker restarted keeps
 			// the result, the pinned runs, the sweep and the edits: they
 			// are still of this data. Other data starts afresh.
-			same := s.restarted && s.Data != nil && d.SHA256 == s.Data.SHA256 && d.Rows == s.Data.Rows && slices.Equal(d.Features, s.Data.Features)
-			if !same {
+			same := s.Data != nil && d.SHA256 == s.Data.SHA256 && d.Rows == s.Data.Rows && slices.Equal(d.Features, s.Data.Features)
+			if same && s.opening != nil && !s.opening.Restored {
+				// A saved run opened on the data loaded: the pinned runs
+				// are still of this data; the result is the run's.
+				s.RunID = 0
+				s.clearRun()
+				s.Sweep, s.Steps = Sweep{}, 0
+			} else if !same || !s.restarted {
 				s.RunID = 0
 				s.clearRun() // any result was on the previous dataset
 				s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0
@@ -689,7 +695,6 @@ func (s *State) openRun(file, text string) []protocol.Message {
 func (s *State) openParsed(file string, run *SavedRun, p Params) []protocol.Message {
 	out := s.abandonRun()
 	s.Pending = false
-	s.Pinned, s.Sweep, s.Steps = nil, Sweep{}, 0
 	s.opening = run
 	p.View = s.Params.View
 	if p.Dataset == "" && (s.Data == nil || s.Data.SHA256 != run.Dataset.SHA256 || s.Params.Dataset != "") {

@@ -148,3 +148,28 @@ func lastReplaced(s, old, new string) string {
 	}
 	return s[:i] + new + s[i+len(old):]
 }
+
+// Opening a saved run keeps the pinned runs when they are of the data it
+// opens on (the same file, or a run on a file not loaded, which changes
+// no data).
+func TestOpenRunKeepsPins(t *testing.T) {
+	s := finished(t)
+	Reduce(s, Pin{})
+	b, err := s.RunJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := *s.Data
+	load := one(t, Reduce(s, Upload{Name: "run.json", Text: string(b)}), protocol.KindLoad)
+	Reduce(s, Reply{protocol.Message{ID: load.ID, Kind: protocol.KindDataset, Dataset: &data}})
+	if len(s.Pinned) != 1 || s.Result == nil || !strings.HasPrefix(s.Message, "Opened the saved run") {
+		t.Fatalf("same data: %d pinned, result %v, message %q", len(s.Pinned), s.Result != nil, s.Message)
+	}
+	onFile := strings.Replace(string(b), `"file": false`, `"file": true`, 1)
+	if onFile == string(b) {
+		t.Fatal(`no "file": false in the saved run`)
+	}
+	if out := Reduce(s, Upload{Name: "run.json", Text: onFile}); len(out) != 0 || len(s.Pinned) != 1 || s.Result == nil {
+		t.Errorf("a run on a file not loaded: %d requests, %d pinned, result %v", len(out), len(s.Pinned), s.Result != nil)
+	}
+}
