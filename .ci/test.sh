@@ -75,7 +75,8 @@ fuzz() {
     go test -run '^$' -fuzz '^FuzzSolve$' -fuzztime 50000x ./core &&
     go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 200000x ./wasm/protocol &&
     go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 100000x ./ui/store &&
-    go test -run '^$' -fuzz '^FuzzParseRun$' -fuzztime 100000x ./ui/store
+    go test -run '^$' -fuzz '^FuzzParseRun$' -fuzztime 100000x ./ui/store &&
+    go test -run '^$' -fuzz '^FuzzParseSession$' -fuzztime 50000x ./ui/store
 }
 # Go's go_js_wasm_exec, with the program's memory handed over as the page's
 # worker.js does (wasm/simd's kernels link to it).

@@ -100,3 +100,31 @@ func TestLargeCSVStop(t *testing.T) {
 		t.Errorf("after training, the summary says %q", s)
 	}
 }
+
+// A saved run edited by hand so that its histograms are one bar too long
+// (the page indexed past its bars and its Go program died) is refused
+// with the reason, and the page goes on: the result shown stays and
+// trains again.
+func TestCraftedRunFile(t *testing.T) {
+	dir := t.TempDir()
+	allow := browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true)
+	p := open(t, "#data=Iris", allow)
+	p.click("train")
+	p.waitResult("converged", 60*time.Second)
+	run := string(p.downloaded(dir, "export-run", "rml-iris-run.json"))
+	for _, key := range []string{"marginHist", "qHist"} {
+		re := regexp.MustCompile(`"` + key + `": \[`)
+		crafted := re.ReplaceAllLiteralString(run, `"`+key+`": [1, `)
+		if crafted == run {
+			t.Fatalf("the saved run has no %q", key)
+		}
+		p.upload(writeCSV(t, key+".json", crafted))
+		p.poll(drawnAll+` && (document.querySelector('[data-testid="message"]') || {}).textContent?.startsWith('`+key+`.json could not be opened') === true`, 10*time.Second)
+		if m := p.text("message"); !strings.Contains(m, "histogram") && !strings.Contains(m, key) {
+			t.Errorf("%s: message %q does not say what is wrong", key, m)
+		}
+		shown := p.shownRun()
+		p.click("train")
+		p.waitAfter(shown, "converged", 60*time.Second)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // kept is a state with an uploaded file read with choices, a triplet file
 // in use, a finished run with an edit and two pinned runs, as a user
 // leaves the page; and its session.
-func kept(t *testing.T) (*State, string) {
+func kept(t testing.TB) (*State, string) {
 	t.Helper()
 	s := ready(t)
 	up := one(t, Reduce(s, Upload{Name: "my data.csv", Text: "a,b,kind\n1,2,x\n3,4,y\n5,6,x\n"}), protocol.KindLoad)
@@ -172,4 +172,39 @@ func TestOpenRunKeepsPins(t *testing.T) {
 	if out := Reduce(s, Upload{Name: "run.json", Text: onFile}); len(out) != 0 || len(s.Pinned) != 1 || s.Result == nil {
 		t.Errorf("a run on a file not loaded: %d requests, %d pinned, result %v", len(out), len(s.Pinned), s.Result != nil)
 	}
+}
+
+// FuzzParseSession restores what the browser's storage might hold, edited
+// or cut short: whatever Restore accepts it shows over data of its
+// session's hash and sizes without a fault, and whatever it refuses, it
+// says why and the page goes on.
+func FuzzParseSession(f *testing.F) {
+	old, text := kept(f)
+	f.Add(text, old.CSV)
+	f.Add(lastReplaced(text, `"marginHist": [0, 4, 0, 0, 0]`, `"marginHist": [0, 4, 0, 0, 0, 1]`), old.CSV)
+	f.Add(`{"format":"`+SessionFormat+`","version":1}`, "")
+	f.Fuzz(func(t *testing.T, text, csv string) {
+		s := Open("")
+		out := Reduce(s, Restore{Session: text, CSV: csv, Triplets: "0,1,2\n"})
+		sess, err := ParseSession(text)
+		if err != nil || (sess.File != nil && csv == "") {
+			if !strings.Contains(s.Message, "could not be restored") || out != nil {
+				t.Fatalf("refused (%v) with message %q and %d requests", err, s.Message, len(out))
+			}
+			return
+		}
+		for _, m := range Reduce(s, WorkerReady{Builtins: []string{"Iris"}}) {
+			if m.Kind != protocol.KindLoad {
+				continue
+			}
+			d := &protocol.Dataset{Name: "data", Rows: 3, Features: []string{"a", "b"}, Classes: []string{"x", "y"}, SHA256: sess.SHA256}
+			if r := sess.Run; r != nil {
+				d.Rows, d.Features = r.Result.N, make([]string, r.Result.D)
+			}
+			Reduce(s, Reply{protocol.Message{ID: m.ID, Kind: protocol.KindDataset, Dataset: d}})
+		}
+		if _, err := s.SessionJSON(); err != nil {
+			t.Fatalf("the restored page cannot keep its session: %v", err)
+		}
+	})
 }

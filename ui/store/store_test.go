@@ -12,7 +12,7 @@ import (
 )
 
 // ready returns a state whose worker is up and whose Iris load was answered.
-func ready(t *testing.T) *State {
+func ready(t testing.TB) *State {
 	t.Helper()
 	s := New(DefaultParams)
 	out := Reduce(s, WorkerReady{Builtins: []string{"Iris", "Wine"}})
