@@ -38,17 +38,12 @@ const (
 	// fistaLargeN triplets. A gentler shrink fails the sufficient-decrease
 	// test less often, so it saves evaluations (each forms M(q) anew) and
 	// costs iterations (each also decomposes M(y) with its eigenvectors and
-	// takes A(y)'s pair values). Where forming M dominates, the first
-	// wins: × 0.9 took the page's 5,000 × 50 upload (38,250 triplets) to
-	// 1e-3 in 1,744 iterations and 8.8 s natively instead of 2,013 and
-	// 11.5 s, and in 24.7 s under Node instead of 29.4 (1,749 and 1,811
-	// iterations); the synthetic n = 5,000, d = 200 set (45,000) in 74
-	// iterations instead of 80 and to 1e-6 in 161 instead of 305
-	// (BenchmarkUpload, BenchmarkToGap). On Table 2's problems (at most
+	// takes A(y)'s pair values). Where forming M dominates (tens of
+	// thousands of triplets: the page's 5,000 × 50 upload, BenchmarkUpload
+	// and BenchmarkToGap), the first wins; on Table 2's problems (at most
 	// about 2,700 triplets), whose eigendecompositions cost as much as
-	// their data, × 0.9 made the whole table about 6 % slower (more
-	// iterations for fewer evaluations; docs/figures.md), so they keep
-	// × 0.8, and with it their paths to the bit.
+	// their data, the second does, so they keep × 0.8, and with it their
+	// paths to the bit.
 	fistaShrinkLarge = 0.9
 	fistaLargeN      = 10000
 )

@@ -28,9 +28,9 @@ const fontsJS = `(() => {
 // TestNoNewFontStrikes checks that Compare and the sweeps draw their text
 // in sizes and weights the page has already drawn once it is ready: a new
 // one makes Chromium on Linux ask the browser process for the font strike's
-// render style, which cost 20–110 ms of the first Compare's main-thread
-// task (a Chromium trace; docs/figures.md) until the compare table's 0.85rem
-// bold and 500-weight cells were changed to the preview's sizes.
+// render style, a long stall of the first Compare's main-thread task in a
+// Chromium trace, until the compare table's 0.85rem bold and 500-weight
+// cells were changed to the preview's sizes.
 func TestNoNewFontStrikes(t *testing.T) {
 	p := open(t, "")
 	fonts := func() map[string]string {

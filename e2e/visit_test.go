@@ -33,7 +33,7 @@ import (
 //
 // The page is then reloaded and the same visit made again, as a returning
 // visitor would (V8 reads the code it cached, and compiles much of it
-// again: docs/figures.md); both counts are the figures.
+// again); both counts are the figures (docs/measured.md).
 //
 // Then it is reloaded once more and the visit made a third time under a
 // Chromium trace (trace_test.go), which says what the long tasks were: for
@@ -45,9 +45,9 @@ import (
 // marks) and the other threads' CPU by thread; and, for the whole visit,
 // each panel's longest render in one task (what stands nearest the 50 ms
 // line even in a visit with no long task). The trace is not free: its
-// events cost the browser CPU on the same two cores, and a traced visit in
-// a fresh browser saw about three times the long tasks of an untraced one
-// (docs/figures.md), so its count is reported apart and is no figure.
+// events cost the browser CPU on the same two cores, and a traced visit
+// sees more long tasks than an untraced one, so its count is reported
+// apart and is no figure.
 //
 //	go test ./e2e -run TestVisitLongTasks -v
 func TestVisitLongTasks(t *testing.T) {

@@ -77,10 +77,9 @@ func learnedError(r *protocol.Result) string {
 // redrawn before the panel by the glue (App.syncViews), so that the end of
 // a Compare, which adds a column, sorts the columns and redraws every curve
 // on a new scale, is two renders that Vecty can put in two frames, not one
-// (the first Compare in a fresh page ended in one task of 75–104 ms, 35–48
-// ms of it the main thread's CPU, in e2e TestFigures' traces;
-// docs/figures.md). The overlay keeps its place among the panel's children
-// with or without pinned runs: Vecty matches a child by its place.
+// long task (TestFigures traces the first Compare in a fresh page). The
+// overlay keeps its place among the panel's children with or without
+// pinned runs: Vecty matches a child by its place.
 func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Component) *vecty.HTML {
 	busy := vecty.If(p.Busy != "", elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text(p.Busy)))
 	if len(p.Pinned) == 0 {

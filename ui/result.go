@@ -40,8 +40,7 @@ func (p ResultProps) same(o ResultProps) bool {
 //
 // Its heat map and its suspects are instances of their own (heat, sus),
 // given their props and redrawn before it by the glue (App.syncViews): a
-// new result's render is then up to three tasks, not one (timed one-off at
-// up to 83 ms as one; docs/figures.md).
+// new result's render is then up to three tasks, not one long one.
 func resultPanel(s ResultProps, d func(store.Action), heat *Heatmap, sus *Memo[ResultProps]) *vecty.HTML {
 	r := s.Result
 	// Every child is always there, so that the heat map and the suspects,
@@ -237,9 +236,8 @@ type Heatmap struct {
 	// 720×720) was cleared and drawn whole at every result and every move
 	// of the pointer: the cells scaled up, then the names. Now a result
 	// changes d×d pixels, a hover none, and the names are drawn once per
-	// dataset. A traced visit (five datasets and the 5,000 × 50 upload,
-	// each trained; three runs of each version) had 5–7 main-thread tasks
-	// over 50 ms against 8–11 (docs/figures.md).
+	// dataset (TestVisitLongTasks counts the main thread's long tasks
+	// through a visit).
 	// cellsNode and namesNode are the canvases paint last drew on, for the
 	// result and features in cellsOf and namesOf (Vecty may replace them).
 	cellsNode, namesNode js.Value

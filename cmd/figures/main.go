@@ -9,9 +9,12 @@
 // Lighthouse (npm lighthouse, installed into .cache/ when missing) with
 // Debian's Chromium on the first visit, as a phone and as a desktop,
 // -runs times each, keeping the median of every score and metric: a
-// busy machine moves them from run to run. It also runs the browser test
-// TestLecture, whose picture of the first screen at 1440×900 becomes the
-// README's, docs/page.png.
+// busy machine moves them from run to run. It runs the browser tests that
+// measure the page (TestFigures, TestVisitLongTasks: they write
+// e2e/out/figures.txt and longtasks.txt) and TestLecture, whose picture of
+// the first screen at 1440×900 becomes the README's, docs/page.png; and
+// the native benchmarks the docs refer to (benchmarks below), each
+// reported by its own metrics.
 package main
 
 import (
@@ -50,7 +53,10 @@ func main() {
 	if err := lighthouse(&doc, chromium, *runs); err != nil {
 		fail(err)
 	}
-	if err := screenshot(); err != nil {
+	if err := browser(&doc); err != nil {
+		fail(err)
+	}
+	if err := benchmarks(&doc); err != nil {
 		fail(err)
 	}
 	if err := os.WriteFile(*out, doc.Bytes(), 0o644); err != nil {
@@ -189,17 +195,101 @@ func lighthouseRun(bin, chromium, url, form string) (report, error) {
 	return r, nil
 }
 
-// screenshot runs the browser test that walks the first lesson and keeps
-// its picture of the first screen as docs/page.png.
-func screenshot() error {
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestLecture$", "./e2e")
+// browser runs the browser tests that measure the page and write what
+// they measured, one line a figure, and keeps TestLecture's picture of
+// the first screen as docs/page.png.
+func browser(doc *bytes.Buffer) error {
+	cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "^(TestLecture|TestFigures|TestVisitLongTasks)$", "./e2e")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("TestLecture: %w", err)
+		return fmt.Errorf("the browser tests: %w", err)
 	}
 	b, err := os.ReadFile(filepath.Join("e2e", "out", "first-screen.png"))
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join("docs", "page.png"), b, 0o644)
+	if err := os.WriteFile(filepath.Join("docs", "page.png"), b, 0o644); err != nil {
+		return err
+	}
+	for _, part := range []struct{ file, title, about string }{
+		{"figures.txt", "In the page", "Headless Chromium on this machine, by the browser test TestFigures (`go test -run TestFigures ./e2e`): " +
+			"the page's own runs, from the click to the result; a sweep on one worker and on two; what the main thread did meanwhile."},
+		{"longtasks.txt", "The main thread through a visit", "By TestVisitLongTasks: every built-in dataset, a 5,000 × 50 upload trained, " +
+			"Compare; then the same visit after a reload, and once more under a trace, which says what any long task was."},
+	} {
+		b, err := os.ReadFile(filepath.Join("e2e", "out", part.file))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(doc, "## %s\n\n%s\n\n", part.title, part.about)
+		for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+			if rest, ok := strings.CutPrefix(l, "  "); ok {
+				fmt.Fprintf(doc, "  - %s\n", strings.TrimSpace(rest))
+			} else {
+				fmt.Fprintf(doc, "- %s\n", l)
+			}
+		}
+		fmt.Fprintln(doc)
+	}
+	return nil
+}
+
+// A benchmark run: what the docs cite, measured natively on this machine.
+type bench struct {
+	pkg, pattern, benchtime, about string
+}
+
+// benchList are the native benchmarks the figures hold, each a few
+// minutes at most on two cores.
+var benchList = []bench{
+	{"./core", "^BenchmarkNewton$", "1x", "The fast method's iterations and seconds to a relative gap of 1e-6 and 1e-8, plain FISTA with restarts, with the Newton steps, and as it ships (η = 0.8, λ = 1; Heart also at η = 0.3)."},
+	{"./core", "^BenchmarkUpload$", "1x", "The page's largest figure natively: the 5,000 × 50 upload (internal/bigcsv) to 1e-3, as the page builds its problem."},
+	{"./core", "^BenchmarkLabelTriplets$", "1x", "The neighbour search that draws the triplets from the labels."},
+	{"./core", "^BenchmarkKNN$", "1x", "The 5-NN test error (the held-out rows against the training rows)."},
+	{"./core", "^BenchmarkEigen$", "20x", "The symmetric eigendecompositions, the project's own (positive part, smaller, full, values only) against gonum's."},
+	{"./wasm/session", "^BenchmarkFrames$", "1x", "The live frames' cost: the 5,000 × 50 upload's run with the learned view drawn as it goes and without."},
+}
+
+// benchmarks runs benchList and writes one table per benchmark: each
+// sub-benchmark's time per operation and the metrics it reports.
+func benchmarks(doc *bytes.Buffer) error {
+	fmt.Fprintf(doc, "## Natively\n\nGo's benchmarks on this machine (`go test -run '^$' -bench <name> -benchtime <n> <package>`); "+
+		"a figure with a unit of its own is the benchmark's own metric (b.ReportMetric).\n\n")
+	for _, bn := range benchList {
+		fmt.Println("benchmark", bn.pattern, bn.pkg)
+		cmd := exec.Command("go", "test", "-run", "^$", "-bench", bn.pattern, "-benchtime", bn.benchtime, "-timeout", "60m", bn.pkg)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("%s %s: %w\n%s", bn.pkg, bn.pattern, err, out)
+		}
+		name := strings.Trim(strings.TrimPrefix(bn.pattern, "^"), "$")
+		fmt.Fprintf(doc, "### %s (%s, -benchtime %s)\n\n%s\n\n| case | time per op | metrics |\n|---|---|---|\n", name, strings.TrimPrefix(bn.pkg, "./"), bn.benchtime, bn.about)
+		for _, l := range strings.Split(string(out), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 4 || !strings.HasPrefix(f[0], name) || f[3] != "ns/op" {
+				continue
+			}
+			c := strings.TrimPrefix(strings.TrimPrefix(f[0], name), "/")
+			if i := strings.LastIndex(c, "-"); i > 0 {
+				c = c[:i] // the GOMAXPROCS suffix
+			}
+			var metrics []string
+			for i := 4; i+1 < len(f); i += 2 {
+				metrics = append(metrics, f[i]+" "+f[i+1])
+			}
+			fmt.Fprintf(doc, "| %s | %s | %s |\n", c, duration(f[2]), strings.Join(metrics, ", "))
+		}
+		fmt.Fprintln(doc)
+	}
+	return nil
+}
+
+// duration writes ns nanoseconds (as go test prints them) readably.
+func duration(ns string) string {
+	var v float64
+	if _, err := fmt.Sscan(ns, &v); err != nil {
+		return ns
+	}
+	return time.Duration(v).Round(time.Microsecond).String()
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// docs/numpy_fista.py, the independent NumPy solver that docs/figures.md
-// compares against, reaches the optimum `rml train` certifies on the saved
+// docs/numpy_fista.py, an independent NumPy solver of the same problem,
+// reaches the optimum `rml train` certifies on the saved
 // problem: its final −L and P bracket the optimum, so they must bracket the
 // fast method's P too (which is within its own gap of it). Skipped where
 // Debian's python3-numpy is not installed (the CI's machine does not need it).

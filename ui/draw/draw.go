@@ -232,10 +232,9 @@ const (
 // outline of a square of half-side r. A Circle is a segment of length 0 at
 // the point, which the path's stroke draws as a disc of diameter its width
 // when its stroke-linecap is round (DotWidth(r) for radius r); r plays no
-// part in its data. Drawn as two arcs each, 5,000 circles made four times
-// the path data (262,000 characters), and setting it and the layout after
-// it took 8–19 ms against 2.3–3.7 ms in a blank Chromium page (six runs
-// each; docs/figures.md).
+// part in its data: two arcs each made four times the path data, which the
+// browser then had to set and lay out (BenchmarkMarkers measures the
+// writing).
 func (s Scatter) Markers(xy []float64, rows []int, shape int, r float64) string {
 	ds := AppendTenths(nil, 2*r)
 	b := make([]byte, 0, len(rows)*(16+3*len(ds)))
