@@ -722,27 +722,24 @@ func (x *xing) iterate(c *primal, tk *ticker) error {
 	}
 	copy(x.prev, x.x)
 	var gn float64
-	for try := 0; ; try++ {
-		if try == maxTries {
-			return errBacktrack
-		}
+	// X⁺ = Π(y + ∇g(y)/L), accepted when
+	// g(X⁺) ≥ g(y) + ⟨∇g(y), X⁺ − y⟩ − L/2 ‖X⁺ − y‖²: −g under its model.
+	err := backtrack(&x.lk, 2, func(lk float64) (bool, error) {
 		if err := tk.tick(); err != nil {
-			return err
+			return false, err
 		}
-		// X⁺ = Π(y + ∇g(y)/L), accepted when
-		// g(X⁺) ≥ g(y) + ⟨∇g(y), X⁺ − y⟩ − L/2 ‖X⁺ − y‖².
 		for i, v := range x.g {
-			x.nx[i] = x.y[i] + v/x.lk
+			x.nx[i] = x.y[i] + v/lk
 		}
 		if err := x.projectTo(x.nx); err != nil {
-			return err
+			return false, err
 		}
 		lin, sq := stepTerms(x.nx, x.y, x.g)
 		gn = x.objective(x.nx)
-		if gn >= gy+lin-x.lk/2*sq-1e-12*math.Abs(gy) || sq == 0 {
-			break
-		}
-		x.lk *= 2
+		return underModel(-gn, -gy, -lin, sq, lk, roundingSlack), nil
+	})
+	if err != nil {
+		return err
 	}
 	x.x, x.nx = x.nx, x.x
 	// Momentum, restarted when g fell.
@@ -860,26 +857,23 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	}
 	copy(m.prev, m.a)
 	var fn, f float64 // F_μ and F at the trial point
-	for try := 0; ; try++ {
-		if try == maxTries {
-			return errBacktrack
-		}
+	err := backtrack(&m.lk, 2, func(lk float64) (bool, error) {
 		if err := tk.tick(); err != nil {
-			return err
+			return false, err
 		}
 		for i, v := range m.g {
-			m.na[i] = m.y[i] - v/m.lk
+			m.na[i] = m.y[i] - v/lk
 		}
 		if err := projectPSDTo(m.e, m.na); err != nil {
-			return err
+			return false, err
 		}
 		lin, sq := stepTerms(m.na, m.y, m.g)
 		e.pairValuesAt(m.na)
 		fn, f = m.smoothed(m.na, nil)
-		if fn <= fy+lin+m.lk/2*sq+1e-12*math.Abs(fy) || sq == 0 {
-			break
-		}
-		m.lk *= 2
+		return underModel(fn, fy, lin, sq, lk, roundingSlack), nil
+	})
+	if err != nil {
+		return err
 	}
 	m.a, m.na = m.na, m.a
 	m.pmA, m.pmPrev = m.pmPrev, m.pmA // prev = a before the step

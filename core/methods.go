@@ -87,14 +87,11 @@ func (f *fista) iterate(c *certificate) error {
 		lPrev = f.lk
 	}
 	var fx float64
-	for try := 0; ; try++ {
-		if try == maxTries {
-			return errBacktrack
-		}
-		// x = Π(y − ∇L(y)/L_k), accepted when
-		// L(x) ≤ L(y) + ∇L(y)ᵀ(x − y) + L_k/2 ‖x − y‖².
+	// x = Π(y − ∇L(y)/L_k), accepted when
+	// L(x) ≤ L(y) + ∇L(y)ᵀ(x − y) + L_k/2 ‖x − y‖² (in the scaled norm).
+	err := backtrack(&f.lk, fistaGrow, func(lk float64) (bool, error) {
 		for i := range f.c {
-			f.c[i] = f.y[i] - f.u[i]*f.g[i]/f.lk
+			f.c[i] = f.y[i] - f.u[i]*f.g[i]/lk
 		}
 		c.proj.projectScaledTo(f.x, f.c, f.u)
 		var lin, sq float64
@@ -105,13 +102,12 @@ func (f *fista) iterate(c *certificate) error {
 		}
 		var err error
 		if fx, err = c.evalDual(f.mx, f.x); err != nil {
-			return err
+			return false, err
 		}
-		model := f.fy + lin + f.lk/2*sq
-		if fx <= model+roundingSlack*math.Abs(f.fy) || sq == 0 {
-			break
-		}
-		f.lk *= fistaGrow
+		return underModel(fx, f.fy, lin, sq, lk, roundingSlack), nil
+	})
+	if err != nil {
+		return err
 	}
 	c.dualPoint(f.x, fx)
 	f.lAcc = f.lk
@@ -534,12 +530,9 @@ func (a *projGrad) init(c *certificate, q0 []float64) error {
 func (a *projGrad) iterate(c *certificate) error {
 	a.s = min(2*a.s, 1/minCurvature)
 	var fn float64
-	for try := 0; ; try++ {
-		if try == maxTries {
-			return errBacktrack
-		}
+	err := backtrack(&a.s, 0.5, func(s float64) (bool, error) {
 		for i := range a.c {
-			a.c[i] = a.q[i] - a.s*a.g[i]
+			a.c[i] = a.q[i] - s*a.g[i]
 		}
 		c.proj.projectTo(a.qn, a.c)
 		var lin float64
@@ -548,12 +541,12 @@ func (a *projGrad) iterate(c *certificate) error {
 		}
 		var err error
 		if fn, err = c.evalDual(a.m, a.qn); err != nil {
-			return err
+			return false, err
 		}
-		if fn <= a.fq+armijoSigma*lin || lin == 0 {
-			break
-		}
-		a.s /= 2
+		return fn <= a.fq+armijoSigma*lin || lin == 0, nil
+	})
+	if err != nil {
+		return err
 	}
 	a.q, a.qn = a.qn, a.q
 	l, p, err := c.evalFull(a.m, a.q, a.g, eigPositive)
