@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/ui/draw"
 )
 
 // figure1 rebuilds the paper's Figure 1: (a) the duality gap Δ_t against
@@ -114,7 +115,7 @@ func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out s
 			for _, q := range pts {
 				w.Write([]string{name, m.String(), strconv.Itoa(int(q[0])), fmtF(q[1]), fmtF(q[2]), fmtF(q[2] / math.Max(1, math.Abs(res.Primal)))})
 			}
-			series = append(series, seriesOf(titles[m], pts))
+			series = append(series, seriesOf(titles[m], m, pts))
 			fmt.Fprintf(stdout, "%-10s %-9v %-16s %7d iterations %7.2f s  relative gap %.2g\n", name, m, res.Status, res.Iter, res.Elapsed.Seconds(), res.RelGap)
 		}
 		svg := twoPanels(fmt.Sprintf("%s: duality gap Δ_t (log) of the three solvers, η = 0.8, λ = 1, 20 %% swapped", name), series)
@@ -141,7 +142,7 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 	w.Write([]string{"eta", "method", "mean", "std", "collapsed", "errors"})
 	lines := make([]series, len(methods))
 	for i, m := range methods {
-		lines[i].name = methodTitle[m]
+		lines[i].name, lines[i].style = methodTitle[m], draw.MethodStyle(m.String())
 	}
 	for _, eta := range etas {
 		rep, err := core.Compare(ctx, []string{"wine"}, []*core.Dataset{wine}, core.CompareOptions{Methods: methods, Reps: reps, Eta: eta, Flip: -1, Seed: seed, Lambda: 64})
@@ -164,23 +165,25 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 	if err := w.Error(); err != nil {
 		return err
 	}
-	svg := lineChart(fmt.Sprintf("Wine: 5-NN test error (%%) against η, λ = 2^6, a fraction 1 − η swapped; mean ± std over %d splits", reps),
-		"η", "test error (%)", lines, false, false, 640, 400)
+	svg := lineChart(chart{title: fmt.Sprintf("Wine: 5-NN test error (%%) against η, λ = 2^6, a fraction 1 − η swapped; mean ± std over %d splits", reps),
+		xLabel: "η", yLabel: "test error (%)", w: 720, h: 400, xTicks: etas, legend: true}, lines)
 	return os.WriteFile(filepath.Join(out, "eta.svg"), []byte(svg), 0o644)
 }
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-// series is one line of a chart: x, y and (optionally) ± err.
+// series is one line of a chart: x, y and (optionally) ± err, drawn in its
+// learner's style (the page's, ui/draw).
 type series struct {
 	name     string
+	style    draw.Style
 	x, y     []float64
 	err      []float64
 	bySecond []float64 // the same points' seconds, for the second panel
 }
 
-func seriesOf(name string, pts [][3]float64) series {
-	s := series{name: name}
+func seriesOf(name string, m core.Method, pts [][3]float64) series {
+	s := series{name: name, style: draw.MethodStyle(m.String())}
 	for _, p := range pts {
 		if p[2] > 0 {
 			s.x, s.bySecond, s.y = append(s.x, p[0]), append(s.bySecond, p[1]), append(s.y, p[2])
@@ -189,20 +192,32 @@ func seriesOf(name string, pts [][3]float64) series {
 	return s
 }
 
-// twoPanels draws Δ_t against the iteration (log x) and against the
-// seconds, both log y, side by side.
+// twoPanels draws Δ_t against the iteration and against the seconds, on
+// log scales, side by side, with one legend under both.
 func twoPanels(title string, ss []series) string {
 	bySec := make([]series, len(ss))
 	for i, s := range ss {
-		bySec[i] = series{name: s.name, x: s.bySecond, y: s.y}
+		bySec[i] = series{name: s.name, style: s.style, x: s.bySecond, y: s.y}
 	}
-	left := lineChart("against the iteration", "iteration t", "Δ_t", ss, true, true, 460, 340)
-	right := lineChart("against the time", "seconds", "Δ_t", bySec, true, true, 460, 340)
+	left := lineChart(chart{title: "against the iteration", xLabel: "iteration t", yLabel: "Δ_t", logX: true, logY: true, w: 460, h: 340}, ss)
+	right := lineChart(chart{title: "against the time", xLabel: "seconds", yLabel: "Δ_t", logX: true, logY: true, w: 460, h: 340}, bySec)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="940" height="380" viewBox="0 0 940 380" font-family="sans-serif" font-size="12">`)
-	fmt.Fprintf(&b, `<rect width="940" height="380" fill="white"/><text x="470" y="18" text-anchor="middle" font-size="14">%s</text>`, html.EscapeString(title))
-	fmt.Fprintf(&b, `<g transform="translate(0,30)">%s</g><g transform="translate(470,30)">%s</g></svg>`, inner(left), inner(right))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="940" height="400" viewBox="0 0 940 400" font-family="sans-serif" font-size="12">`)
+	fmt.Fprintf(&b, `<rect width="940" height="400" fill="white"/><text x="470" y="18" text-anchor="middle" font-size="14">%s</text>`, html.EscapeString(title))
+	fmt.Fprintf(&b, `<g transform="translate(0,30)">%s</g><g transform="translate(470,30)">%s</g>`, inner(left), inner(right))
+	x := 64.0
+	for _, s := range ss {
+		legendEntry(&b, s, x, 388)
+		x += 60 + 6.5*float64(len([]rune(s.name)))
+	}
+	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// legendEntry draws s's line and name from (x, y).
+func legendEntry(b *strings.Builder, s series, x, y float64) {
+	fmt.Fprintf(b, `<line x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="%s" stroke-width="2" stroke-dasharray="%s"/><text x="%.0f" y="%.0f">%s</text>`,
+		x, x+20, y, y, s.style.Colour, s.style.Dash, x+24, y+4, html.EscapeString(s.name))
 }
 
 // inner strips a chart's outer <svg> element so it can be nested in a <g>.
@@ -211,98 +226,46 @@ func inner(svg string) string {
 	return svg[i+1 : len(svg)-len("</svg>")]
 }
 
-// palette is Okabe and Ito's colour-blind-safe palette.
-var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"}
+// chart is how lineChart draws: its title and axis labels, log scales,
+// size, the x ticks (nil: chosen as the page chooses them) and whether a
+// legend goes to the right of the plot.
+type chart struct {
+	title, xLabel, yLabel string
+	logX, logY            bool
+	w, h                  float64
+	xTicks                []float64
+	legend                bool
+}
 
-// lineChart draws the series on axes (log scales as asked) as one SVG, with
-// a legend, ± error bars where given, and tick labels.
-func lineChart(title, xl, yl string, ss []series, logX, logY bool, w, h float64) string {
-	const ml, mr, mt, mb = 64.0, 16.0, 28.0, 44.0
-	tx := func(v float64) float64 {
-		if logX {
-			return math.Log10(v)
-		}
-		return v
+// lineChart draws the series on axes as one SVG, with ± error bars where
+// given: the page's ticks (draw.Ticks; decades on a log scale) and each
+// learner in its colour and dash (draw.MethodStyle).
+func lineChart(c chart, ss []series) string {
+	ml, mr, mt, mb := 64.0, 16.0, 28.0, 44.0
+	if c.legend {
+		mr = 190 // the legend's column, clear of the curves
 	}
-	ty := func(v float64) float64 {
-		if logY {
-			return math.Log10(v)
-		}
-		return v
-	}
-	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, s := range ss {
-		for i, x := range s.x {
-			y := s.y[i]
-			if (logX && x <= 0) || (logY && y <= 0) {
-				continue
-			}
-			lo, hi := y, y
-			if s.err != nil {
-				lo, hi = y-s.err[i], y+s.err[i]
-				if logY {
-					lo = math.Max(lo, y/10)
-				} else {
-					lo = math.Max(lo, 0) // errors and rates are not negative
-				}
-			}
-			x0, x1 = math.Min(x0, tx(x)), math.Max(x1, tx(x))
-			y0, y1 = math.Min(y0, ty(lo)), math.Max(y1, ty(hi))
-		}
-	}
-	if !(x1 > x0) {
-		x0, x1 = x0-1, x0+1
-	}
-	if !(y1 > y0) {
-		y0, y1 = y0-1, y0+1
-	}
-	if logY {
-		y0, y1 = math.Floor(y0), math.Ceil(y1)
-	} else {
-		y0 = math.Min(0, y0)
-	}
-	px := func(x float64) float64 { return ml + (tx(x)-x0)/(x1-x0)*(w-ml-mr) }
-	py := func(y float64) float64 { return h - mb - (ty(y)-y0)/(y1-y0)*(h-mt-mb) }
+	ax := newAxes(c, ss)
+	px := func(x float64) float64 { return ml + (ax.tx(x)-ax.x0)/(ax.x1-ax.x0)*(c.w-ml-mr) }
+	py := func(y float64) float64 { return c.h - mb - (ax.ty(y)-ax.y0)/(ax.y1-ax.y0)*(c.h-mt-mb) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`, w, h, w, h)
-	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`, w, h)
-	fmt.Fprintf(&b, `<text x="%.0f" y="16" text-anchor="middle" font-size="13">%s</text>`, w/2, html.EscapeString(title))
-	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#999"/>`, ml, mt, w-ml-mr, h-mt-mb)
-	// y ticks: every decade on a log scale, five steps otherwise.
-	var ticks []float64
-	if logY {
-		for v := y0; v <= y1; v++ {
-			ticks = append(ticks, v)
-		}
-	} else {
-		for i := 0; i <= 5; i++ {
-			ticks = append(ticks, y0+(y1-y0)*float64(i)/5)
-		}
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`, c.w, c.h, c.w, c.h)
+	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`, c.w, c.h)
+	fmt.Fprintf(&b, `<text x="%.0f" y="16" text-anchor="middle" font-size="13">%s</text>`, c.w/2, html.EscapeString(c.title))
+	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#999"/>`, ml, mt, c.w-ml-mr, c.h-mt-mb)
+	for _, v := range ax.ticks(c.logY, ax.y0, ax.y1, nil) {
+		y := py(v)
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, ml, c.w-mr, y, y, ml-4, y+4, tickLabel(v))
 	}
-	for _, v := range ticks {
-		label := fmtTick(v)
-		if logY {
-			label = "1e" + strconv.Itoa(int(v))
-		}
-		y := h - mb - (v-y0)/(y1-y0)*(h-mt-mb)
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, ml, w-mr, y, y, ml-4, y+4, label)
+	for _, v := range ax.ticks(c.logX, ax.x0, ax.x1, c.xTicks) {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, px(v), c.h-mb+14, tickLabel(v))
 	}
-	for i := 0; i <= 4; i++ {
-		v := x0 + (x1-x0)*float64(i)/4
-		label := fmtTick(v)
-		if logX {
-			label = fmtTick(math.Pow(10, v))
-		}
-		x := ml + (v-x0)/(x1-x0)*(w-ml-mr)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, h-mb+14, label)
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">%s</text>`, ml+(w-ml-mr)/2, h-8, html.EscapeString(xl))
-	fmt.Fprintf(&b, `<text transform="translate(14 %.0f) rotate(-90)" text-anchor="middle">%s</text>`, mt+(h-mt-mb)/2, html.EscapeString(yl))
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">%s</text>`, ml+(c.w-ml-mr)/2, c.h-8, html.EscapeString(c.xLabel))
+	fmt.Fprintf(&b, `<text transform="translate(14 %.0f) rotate(-90)" text-anchor="middle">%s</text>`, mt+(c.h-mt-mb)/2, html.EscapeString(c.yLabel))
 	for k, s := range ss {
-		colour := palette[k%len(palette)]
 		var d strings.Builder
 		for i, x := range s.x {
-			if (logX && x <= 0) || (logY && s.y[i] <= 0) {
+			if (c.logX && x <= 0) || (c.logY && s.y[i] <= 0) {
 				continue
 			}
 			cmd := "L"
@@ -311,16 +274,101 @@ func lineChart(title, xl, yl string, ss []series, logX, logY bool, w, h float64)
 			}
 			fmt.Fprintf(&d, "%s%.1f %.1f", cmd, px(x), py(s.y[i]))
 			if s.err != nil {
-				fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s"/>`, px(x), px(x), py(math.Max(s.y[i]-s.err[i], 0)), py(s.y[i]+s.err[i]), colour)
+				fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s"/>`, px(x), px(x), py(math.Max(s.y[i]-s.err[i], 0)), py(s.y[i]+s.err[i]), s.style.Colour)
 			}
 		}
-		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6"/>`, d.String(), colour)
-		ly := mt + 14 + float64(k)*15
-		fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="%s" stroke-width="2"/><text x="%.0f" y="%.0f">%s</text>`,
-			w-mr-150, w-mr-130, ly, ly, colour, w-mr-126, ly+4, html.EscapeString(s.name))
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6" stroke-dasharray="%s"/>`, d.String(), s.style.Colour, s.style.Dash)
+		if c.legend {
+			legendEntry(&b, s, c.w-mr+12, mt+14+float64(k)*16)
+		}
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
-func fmtTick(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+// axes are a chart's ranges, in the scales' units (log10 of the values on
+// a log scale).
+type axes struct {
+	x0, x1, y0, y1 float64
+	tx, ty         func(float64) float64
+}
+
+// newAxes fits the series (with their error bars) on c's scales: a log
+// scale spans whole decades, a linear y axis starts at 0 or below.
+func newAxes(c chart, ss []series) axes {
+	scale := func(log bool) func(float64) float64 {
+		if log {
+			return math.Log10
+		}
+		return func(v float64) float64 { return v }
+	}
+	a := axes{x0: math.Inf(1), x1: math.Inf(-1), y0: math.Inf(1), y1: math.Inf(-1), tx: scale(c.logX), ty: scale(c.logY)}
+	for _, s := range ss {
+		for i, x := range s.x {
+			y := s.y[i]
+			if (c.logX && x <= 0) || (c.logY && y <= 0) {
+				continue
+			}
+			lo, hi := y, y
+			if s.err != nil {
+				lo, hi = y-s.err[i], y+s.err[i]
+				if c.logY {
+					lo = math.Max(lo, y/10)
+				} else {
+					lo = math.Max(lo, 0) // errors and rates are not negative
+				}
+			}
+			a.x0, a.x1 = math.Min(a.x0, a.tx(x)), math.Max(a.x1, a.tx(x))
+			a.y0, a.y1 = math.Min(a.y0, a.ty(lo)), math.Max(a.y1, a.ty(hi))
+		}
+	}
+	if !(a.x1 > a.x0) {
+		a.x0, a.x1 = a.x0-1, a.x0+1
+	}
+	if !(a.y1 > a.y0) {
+		a.y0, a.y1 = a.y0-1, a.y0+1
+	}
+	if c.logX {
+		a.x0, a.x1 = math.Floor(a.x0), math.Ceil(a.x1)
+	}
+	if c.logY {
+		a.y0, a.y1 = math.Floor(a.y0), math.Ceil(a.y1)
+	} else {
+		a.y0 = math.Min(0, a.y0)
+	}
+	return a
+}
+
+// ticks are an axis's tick values (not in its scale's units): given ones,
+// each decade on a log scale (every other one past eight), or the page's
+// round numbers (draw.Ticks) on a linear one.
+func (a axes) ticks(log bool, lo, hi float64, given []float64) []float64 {
+	if given != nil {
+		return given
+	}
+	if !log {
+		return draw.Ticks(lo, hi, 5)
+	}
+	step := 1.0
+	if hi-lo > 8 {
+		step = 2
+	}
+	var out []float64
+	for e := lo; e <= hi; e += step {
+		out = append(out, math.Pow(10, e))
+	}
+	return out
+}
+
+// tickLabel writes a tick: plainly from 0.001 up to 10,000, else as a
+// power of ten ("1e-6") or in short scientific form.
+func tickLabel(v float64) string {
+	a := math.Abs(v)
+	if v == 0 || a >= 1e-3 && a < 1e4 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	if e := math.Log10(a); e == math.Round(e) {
+		return "1e" + strconv.Itoa(int(e))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}

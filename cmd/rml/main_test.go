@@ -8,11 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rml-lab/rml/core"
+	"github.com/rml-lab/rml/ui/draw"
 )
 
 const iris = "../../assets/datasets/iris.csv"
@@ -330,5 +333,39 @@ func TestTrainTextPerMethod(t *testing.T) {
 				t.Errorf("%s: output has %q:\n%s", c.method, s, out)
 			}
 		}
+	}
+}
+
+// Figure 1's charts use the page's rules: decades on a log axis labelled
+// as powers of ten, round numbers or the data's own points on a linear
+// one, each learner in its page colour and dash, and the legend beside
+// the plot, not on its curves.
+func TestFigure1Axes(t *testing.T) {
+	var a axes
+	if got := a.ticks(true, -6, -3, nil); !slices.Equal(got, []float64{1e-6, 1e-5, 1e-4, 1e-3}) {
+		t.Errorf("log ticks %v", got)
+	}
+	if got := a.ticks(false, 0, 60, nil); !slices.Equal(got, []float64{0, 20, 40, 60}) {
+		t.Errorf("linear ticks %v", got)
+	}
+	for v, want := range map[float64]string{1e-6: "1e-6", 1e5: "1e5", 1000: "1000", 0.5: "0.5", 2000: "2000", 0.001: "0.001", 2.5e-5: "2.5e-05"} {
+		if got := tickLabel(v); got != want {
+			t.Errorf("tickLabel(%g) = %q, want %q", v, got, want)
+		}
+	}
+	fast := series{name: "projected gradient (RML_gd)", style: draw.MethodStyle("gradient"), x: []float64{0.5, 0.7, 1}, y: []float64{10, 20, 5}, err: []float64{1, 2, 1}}
+	svg := lineChart(chart{title: "t", xLabel: "η", yLabel: "%", w: 720, h: 400, xTicks: []float64{0.5, 0.7, 1}, legend: true}, []series{fast})
+	for _, want := range []string{`>0.5</text>`, `>0.7</text>`, `>1</text>`, `stroke="` + draw.MethodStyle("gradient").Colour + `"`, `stroke-dasharray="2 2"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart has no %q", want)
+		}
+	}
+	// The legend's line starts right of the plot's frame (at w − 190).
+	m := regexp.MustCompile(`<line x1="(\d+)" x2="\d+" y1="\d+" y2="\d+" stroke="[^"]+" stroke-width="2"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatal("no legend")
+	}
+	if x, _ := strconv.Atoi(m[1]); x < 720-190 {
+		t.Errorf("the legend starts at x = %d, inside the plot", x)
 	}
 }
