@@ -193,35 +193,6 @@ func (p *Problem) Collapsed(eigMax float64) bool {
 	return eigMax*p.Lambda <= 1e-10*float64(len(p.Triplets))*p.maxK()
 }
 
-// CollapsedResult reports whether res, a run on p whose metric has largest
-// eigenvalue eigMax, is no metric at all: A is zero to rounding
-// (Collapsed), or, for the robust problem's methods, the run's certificate
-// cannot tell it from A = 0. At A = 0 every hinge loss is 1, so the robust
-// objective is P(0) = m = Nη; the run certifies −L(q) ≤ P* ≤ P(A) =
-// −L(q) + Δ, and when P(0) − (−L(q)) ≤ max(Δ, spec.Tol·m), A = 0 is as
-// good as the metric found, to the run's gap or the default relative
-// tolerance. The metric is then tiny, and its direction, which k-NN
-// uses, is set by where the solver stopped, not by the data: a warm start
-// from η = 0.6 on Ionosphere (20 % swapped, λ = 64, the page's split) ended
-// at η = 0.5 with λ_max(A) = 1.4e-6 and a 5-NN error of 17 %, where a cold
-// start ends at A = 0 exactly (36 %, a constant guess;
-// wasm/session's TestNearZeroIsCollapsed).
-func (p *Problem) CollapsedResult(eigMax float64, res *Result) bool {
-	if p.Collapsed(eigMax) {
-		return true
-	}
-	switch res.Method {
-	case Fast, Nesterov, Gradient: // the robust problem's certificate
-	default:
-		return false // another objective: P(0) is not Nη
-	}
-	if !res.Certified {
-		return false
-	}
-	m := p.Budget()
-	return m+res.Dual <= max(res.Gap, spec.Tol*m)
-}
-
 // LambdaRange returns the λ that p can be solved with in double precision.
 // With S = N·max_i ‖K_i‖_F, ‖Σ q_i K_i‖_F ≤ S, so ‖A‖_F ≤ S/λ, the dual's
 // ‖π₊(M)‖²/(2λ) ≤ S²/(2λ) and every margin tr(A K_i) ≤ S²/λ. Below

@@ -130,6 +130,8 @@ type CompareRow struct {
 	// (Problem.Collapsed): every distance is then 0 and k-NN predicts by
 	// the order of the training rows, a constant guess, not a result.
 	Collapsed int
+	// IsCollapsed says which repetitions collapsed (Collapsed counts them).
+	IsCollapsed []bool
 	// BudgetActive counts RML's repetitions whose budget Σq ≤ Nη bound at
 	// the optimum (RML then differs from the plain hinge-loss problem).
 	BudgetActive int
@@ -208,6 +210,7 @@ feed:
 				row.Lambdas = append(row.Lambdas, out.lambdas[m])
 				row.Seconds += out.secs[m]
 				row.Iterations = append(row.Iterations, out.iters[m])
+				row.IsCollapsed = append(row.IsCollapsed, out.collapsed[m])
 				if out.collapsed[m] {
 					row.Collapsed++
 				}
@@ -290,14 +293,7 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 		e, err := KNNError(nil, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
 		return e, &Result{Method: Euclid, Status: Converged}, err
 	}
-	s := Settings{Method: method, Tol: o.Tol, MaxIter: o.MaxIter}
-	switch {
-	case o.MaxIter != 0:
-	case method == Gradient:
-		s.MaxIter = o.GradientIters
-	case method == LMNN:
-		s.MaxIter = o.LMNNIters
-	}
+	s := o.settings(method)
 	d := sp.xTrain.RawMatrix().Cols
 	switch {
 	case warm == nil:
@@ -342,6 +338,19 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 	}
 	e, err := KNNError(res.A, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
 	return e, res, err
+}
+
+// settings are the settings of every solve of method.
+func (o CompareOptions) settings(method Method) Settings {
+	s := Settings{Method: method, Tol: o.Tol, MaxIter: o.MaxIter}
+	switch {
+	case o.MaxIter != 0:
+	case method == Gradient:
+		s.MaxIter = o.GradientIters
+	case method == LMNN:
+		s.MaxIter = o.LMNNIters
+	}
+	return s
 }
 
 // hasLambda says whether a method has a λ to choose.
@@ -403,15 +412,24 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 		if err != nil {
 			return out, fmt.Errorf("%v: %w", method, err)
 		}
+		if method != Euclid && method != Xing {
+			// Whether the metric collapsed to A = 0 is decided by the
+			// certificate, solving closer where the run's tolerance
+			// left it in doubt (and then scoring the closer metric).
+			decided, collapsed, err := DecideCollapse(ctx, final.prep.Problem(o.Eta, lambda), res, o.settings(method))
+			if err != nil {
+				return out, fmt.Errorf("%v: %w", method, err)
+			}
+			if decided != res {
+				res = decided
+				if e, err = KNNError(res.A, final.xTrain, final.yTrain, final.xEval, final.yEval, min(o.K, len(final.yTrain))); err != nil {
+					return out, err
+				}
+			}
+			out.collapsed[m] = collapsed
+		}
 		out.errs[m], out.lambdas[m], out.iters[m] = e, lambda, res.Iter
 		out.active[m] = (method == Fast || method == Gradient || method == Nesterov) && res.BudgetActive
-		if method != Euclid && method != Xing {
-			eig, err := Eigenvalues(res.A)
-			if err != nil {
-				return out, err
-			}
-			out.collapsed[m] = final.prep.Problem(o.Eta, lambda).CollapsedResult(eig[0], res)
-		}
 		out.secs[m] = time.Since(start).Seconds()
 	}
 	return out, nil

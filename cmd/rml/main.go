@@ -292,14 +292,21 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if method == core.LMNN && maxIter == 0 {
 		maxIter = spec.LMNNIters
 	}
-	res, err := solveLive(ctx, p, core.Settings{Method: method, Tol: c.tol, MaxIter: maxIter}, live, stderr)
+	settings := core.Settings{Method: method, Tol: c.tol, MaxIter: maxIter}
+	res, err := solveLive(ctx, p, settings, live, stderr)
 	if err != nil {
 		return err // bad problem, or the solver failed: no result
 	}
 	if res.Status == core.Cancelled {
 		return fmt.Errorf("after %d iterations (relative gap %.3g): no result", res.Iter, res.RelGap)
 	}
-	out, err := newTrainOutput(p, res, swapped)
+	// Whether A collapsed to 0 is decided by the certificate, solving on
+	// where the tolerance left it in doubt (the result is then that run's).
+	res, collapsed, err := core.DecideCollapse(ctx, p, res, settings)
+	if err != nil {
+		return err
+	}
+	out, err := newTrainOutput(p, res, swapped, collapsed)
 	if err != nil {
 		return err
 	}
@@ -365,7 +372,7 @@ func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool,
 	return core.Solve(ctx, p, s)
 }
 
-func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool) (*trainOutput, error) {
+func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool, collapsed bool) (*trainOutput, error) {
 	n, d := p.X.Dims()
 	nsw := 0
 	for _, v := range swapped {
@@ -390,7 +397,7 @@ func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool) (*trainOu
 		}
 		out.A = append(out.A, row)
 	}
-	out.Collapsed = len(out.Eigenvalues) == 0 || p.CollapsedResult(out.Eigenvalues[0], res)
+	out.Collapsed = len(out.Eigenvalues) == 0 || collapsed
 	return out, nil
 }
 

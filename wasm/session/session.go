@@ -677,6 +677,18 @@ func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method
 	if err != nil {
 		return nil, err
 	}
+	if res.Status == core.Converged {
+		// Whether A collapsed to 0 is decided by the certificate: where
+		// the tolerance left it in doubt, the run goes on closer (views
+		// then reads the verdict from the closer run, CollapsedResult).
+		closer := settings
+		closer.Progress, closer.Metric = nil, nil
+		decided, _, err := core.DecideCollapse(ctx, p, res, closer)
+		if err != nil && ctx.Err() == nil {
+			return nil, err
+		}
+		res = decided // stopped meanwhile: the last run that ended
+	}
 	s.warm, s.warmA = res.Q, res.A
 	final := progress(res.Progress)
 	final.Status, final.Iters, final.Gaps = status(res.Status), iters, gaps
