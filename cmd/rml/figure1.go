@@ -15,6 +15,7 @@ import (
 
 	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/ui/draw"
+	"gonum.org/v1/gonum/stat"
 )
 
 // figure1 rebuilds the paper's Figure 1: (a) the duality gap Δ_t against
@@ -28,15 +29,16 @@ func figure1(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "docs/figure1", "folder to write the CSV and SVG files into")
 	reps := fs.Int("reps", 10, "repetitions of the η panel")
 	seed := fs.Uint64("seed", 1, "seed of the splits and the swaps")
-	limit := fs.Duration("time-limit", 6*time.Second, "time limit of each convergence run")
+	iters := fs.Int("iters", 10000, "iterations of each convergence run (the same curves on any machine)")
+	limit := fs.Duration("time-limit", 0, "time limit of each convergence run as well (0: none)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	if *reps < 1 || *limit <= 0 {
-		return usageError("--reps ≥ 1 and a positive --time-limit are required")
+	if *reps < 1 || *iters < 1 || *limit < 0 {
+		return usageError("--reps ≥ 1, --iters ≥ 1 and --time-limit ≥ 0 are required")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -50,7 +52,7 @@ func figure1(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		data[n] = ds
 	}
-	if err := convergencePanels(ctx, data, *out, *seed, *limit, stdout); err != nil {
+	if err := convergencePanels(ctx, data, *out, *seed, *iters, *limit, stdout); err != nil {
 		return err
 	}
 	if err := etaPanel(ctx, data["wine"], *out, *reps, *seed, stdout); err != nil {
@@ -76,7 +78,7 @@ func readDataset(path string) (*core.Dataset, error) {
 // convergencePanels runs the three solvers of RML on each whole dataset
 // (label triplets, 20 % swapped, η = 0.8, λ = 1) to a relative gap of 1e-6
 // or the time limit, and writes convergence.csv and convergence-NAME.svg.
-func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out string, seed uint64, limit time.Duration, stdout io.Writer) error {
+func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out string, seed uint64, iters int, limit time.Duration, stdout io.Writer) error {
 	f, err := os.Create(filepath.Join(out, "convergence.csv"))
 	if err != nil {
 		return err
@@ -100,7 +102,7 @@ func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out s
 		for _, m := range methods {
 			var pts [][3]float64 // iteration, seconds, gap
 			next := 1.0
-			res, err := core.Solve(ctx, p, core.Settings{Method: m, Tol: 1e-6, TimeLimit: limit, Progress: func(pr core.Progress) bool {
+			res, err := core.Solve(ctx, p, core.Settings{Method: m, Tol: 1e-6, MaxIter: iters, TimeLimit: limit, Progress: func(pr core.Progress) bool {
 				// Keep about 40 points per decade of iterations.
 				if it := float64(pr.Iter); it >= next {
 					pts = append(pts, [3]float64{it, pr.Elapsed.Seconds(), pr.Gap})
@@ -118,7 +120,7 @@ func convergencePanels(ctx context.Context, data map[string]*core.Dataset, out s
 			series = append(series, seriesOf(titles[m], m, pts))
 			fmt.Fprintf(stdout, "%-10s %-9v %-16s %7d iterations %7.2f s  relative gap %.2g\n", name, m, res.Status, res.Iter, res.Elapsed.Seconds(), res.RelGap)
 		}
-		svg := twoPanels(fmt.Sprintf("%s: duality gap Δ_t (log) of the three solvers, η = 0.8, λ = 1, 20 %% swapped", name), series)
+		svg := twoPanels(fmt.Sprintf("%s: duality gap Δ_t (log) of the three solvers, η = 0.8, λ = 1, 20 %% swapped, at most %d iterations", name, iters), series)
 		if err := os.WriteFile(filepath.Join(out, "convergence-"+name+".svg"), []byte(svg), 0o644); err != nil {
 			return err
 		}
@@ -139,6 +141,10 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 	}
 	defer f.Close()
 	w := csv.NewWriter(f)
+	// mean and std are over the splits that learned a metric: a metric
+	// that collapsed to A = 0 predicts by the order of the training rows,
+	// a constant guess, not an error rate; "errors" lists each split's,
+	// "A=0" for those.
 	w.Write([]string{"eta", "method", "mean", "std", "collapsed", "errors"})
 	lines := make([]series, len(methods))
 	for i, m := range methods {
@@ -151,26 +157,55 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 		}
 		for i, r := range rep.Rows {
 			var errs []string
-			for _, e := range r.Errors {
+			var learned []float64
+			for k, e := range r.Errors {
+				if r.IsCollapsed[k] {
+					errs = append(errs, "A=0")
+					continue
+				}
 				errs = append(errs, fmtF(100*e))
+				learned = append(learned, 100*e)
 			}
-			w.Write([]string{fmtF(eta), methodTitle[r.Method], fmtF(100 * r.Mean), fmtF(100 * r.Std), strconv.Itoa(r.Collapsed), strings.Join(errs, " ")})
-			lines[i].x = append(lines[i].x, eta)
-			lines[i].y = append(lines[i].y, 100*r.Mean)
-			lines[i].err = append(lines[i].err, 100*r.Std)
-			fmt.Fprintf(stdout, "η = %.1f %-9s %5.2f ± %5.2f %%  (collapsed in %d of %d)\n", eta, methodTitle[r.Method], 100*r.Mean, 100*r.Std, r.Collapsed, reps)
+			mean, std := math.NaN(), math.NaN()
+			if len(learned) > 0 {
+				mean, std = stat.MeanStdDev(learned, nil)
+				if len(learned) == 1 {
+					std = 0
+				}
+				lines[i].x = append(lines[i].x, eta)
+				lines[i].y = append(lines[i].y, mean)
+				lines[i].err = append(lines[i].err, std)
+			}
+			if r.Collapsed > 0 {
+				lines[i].marks = append(lines[i].marks, mark{eta, fmt.Sprintf("A = 0 in %d/%d", r.Collapsed, reps)})
+			}
+			w.Write([]string{fmtF(eta), methodTitle[r.Method], fmtF(mean), fmtF(std), strconv.Itoa(r.Collapsed), strings.Join(errs, " ")})
+			fmt.Fprintf(stdout, "η = %.1f %-9s %s\n", eta, methodTitle[r.Method], cell(mean, std, len(learned), r.Collapsed))
 		}
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
 		return err
 	}
-	svg := lineChart(chart{title: fmt.Sprintf("Wine: 5-NN test error (%%) against η, λ = 2^6, a fraction 1 − η swapped; mean ± std over %d splits", reps),
+	svg := lineChart(chart{title: fmt.Sprintf("Wine: 5-NN test error (%%) against η, λ = 2^6, 1 − η swapped; mean ± std of %d splits, A = 0 apart", reps),
 		xLabel: "η", yLabel: "test error (%)", w: 720, h: 400, xTicks: etas, legend: true}, lines)
 	return os.WriteFile(filepath.Join(out, "eta.svg"), []byte(svg), 0o644)
 }
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// cell says a method's test error over its splits: the mean ± std (in %)
+// of the n that learned a metric, and how many collapsed to A = 0, which
+// are not error rates.
+func cell(mean, std float64, n, collapsed int) string {
+	switch {
+	case n == 0:
+		return fmt.Sprintf("A = 0 (%d of %d)", collapsed, collapsed)
+	case collapsed == 0:
+		return fmt.Sprintf("%.2f ± %.2f", mean, std)
+	}
+	return fmt.Sprintf("%.2f ± %.2f over %d; A = 0 (%d of %d)", mean, std, n, collapsed, n+collapsed)
+}
 
 // series is one line of a chart: x, y and (optionally) ± err, drawn in its
 // learner's style (the page's, ui/draw).
@@ -180,6 +215,13 @@ type series struct {
 	x, y     []float64
 	err      []float64
 	bySecond []float64 // the same points' seconds, for the second panel
+	marks    []mark    // notes at the top of the plot (where the metric collapsed)
+}
+
+// mark is a note written at x, above the curves.
+type mark struct {
+	x    float64
+	text string
 }
 
 func seriesOf(name string, m core.Method, pts [][3]float64) series {
@@ -280,6 +322,9 @@ func lineChart(c chart, ss []series) string {
 		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6" stroke-dasharray="%s"/>`, d.String(), s.style.Colour, s.style.Dash)
 		if c.legend {
 			legendEntry(&b, s, c.w-mr+12, mt+14+float64(k)*16)
+		}
+		for _, m := range s.marks {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="%s">%s</text>`, px(m.x), mt+14+float64(k)*13, s.style.Colour, html.EscapeString(m.text))
 		}
 	}
 	b.WriteString(`</svg>`)

@@ -232,11 +232,13 @@ func TestTable2(t *testing.T) {
 // (short runs here: one repetition, 100 ms per convergence run).
 func TestFigure1(t *testing.T) {
 	out := t.TempDir()
-	code, stdout, errs := runCLI("figure1", "--data-dir", "../../assets/datasets", "--out", out, "--reps", "1", "--time-limit", "100ms")
+	code, stdout, errs := runCLI("figure1", "--data-dir", "../../assets/datasets", "--out", out, "--reps", "1", "--iters", "300")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(stdout, "η = 0.5 RML") || !strings.Contains(stdout, "sonar      nesterov") {
+	// Wine at η = 0.5 collapses (docs/figure1.md): said as A = 0, never
+	// as an error rate.
+	if !strings.Contains(stdout, "η = 0.5 RML       A = 0 (1 of 1)") || !strings.Contains(stdout, "sonar      nesterov  iteration limit      300 iterations") {
 		t.Errorf("stdout: %q", stdout)
 	}
 	for _, name := range []string{"convergence.csv", "eta.csv", "eta.svg", "convergence-sonar.svg", "convergence-iris.svg", "convergence-ionosphere.svg", "convergence-heart.svg", "convergence-wine.svg"} {
@@ -260,6 +262,12 @@ func TestFigure1(t *testing.T) {
 			}
 		} else if lines := strings.Count(string(b), "\n"); lines < 2 {
 			t.Errorf("%s has %d lines", name, lines)
+		}
+		if name == "eta.csv" && !strings.Contains(string(b), "0.5,RML,NaN,NaN,1,A=0\n") {
+			t.Errorf("eta.csv does not say RML collapsed at η = 0.5:\n%s", b)
+		}
+		if name == "eta.svg" && !strings.Contains(string(b), ">A = 0 in 1/1</text>") {
+			t.Error("eta.svg does not mark where RML collapsed")
 		}
 	}
 }
