@@ -93,7 +93,13 @@
         if (!waiting || !sw.controller) return; // a first install: nothing runs another build
         bar('A new version of the app is ready.', 'Reload to use it', () => {
           asked = true;
-          keepNow().then(() => waiting.postMessage({ type: 'rml-skip-waiting' }));
+          keepNow().then(() => {
+            waiting.postMessage({ type: 'rml-skip-waiting' });
+            // The reload follows the new build's taking over
+            // (controllerchange); should that event not come, the tab
+            // asked for the new build all the same.
+            setTimeout(() => location.reload(), 5000);
+          });
         });
       };
       offer(reg.waiting);

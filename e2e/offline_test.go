@@ -11,6 +11,7 @@ import (
 	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -160,7 +161,9 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	// nothing (the page draws on animation frames).
 	a.run(cdppage.BringToFront())
 	a.eval(`window.__before = true; document.querySelector('[data-testid="update"] button').click(); true`, new(bool))
-	a.waitReloaded("__before")
+	a.waitReloaded("__before", `navigator.serviceWorker.getRegistration().then((r) => JSON.stringify({active: r.active && r.active.state,
+		waiting: r.waiting && r.waiting.state, installing: !!r.installing, controlled: !!navigator.serviceWorker.controller,
+		bar: (document.querySelector('[data-testid="update"]') || {}).textContent}))`)
 	a.waitTrainEnabled()
 	if shown(a) != "" {
 		t.Error("the update is still offered after the reload onto it")
@@ -208,7 +211,7 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	// B reloads when its user chooses: its work is restored, and no tab
 	// runs the old build any more.
 	b.eval(`document.querySelector('[data-testid="update"] button').click(); true`, new(bool))
-	b.waitReloaded("__beforeB")
+	b.waitReloaded("__beforeB", "")
 	b.waitTrainEnabled()
 	if m := b.text("message"); !strings.Contains(m, "Restored your work") {
 		t.Errorf("tab B after its reload: message %q, want its work restored", m)
@@ -226,7 +229,10 @@ func TestServiceWorkerUpdate(t *testing.T) {
 
 // waitReloaded waits until the tab has loaded a new document: one without
 // window[marker], which the test set on the old one.
-func (p *page) waitReloaded(marker string) {
+//
+// If it does not, the test fails with what state, a JavaScript expression
+// ("" for none), gives in the tab.
+func (p *page) waitReloaded(marker, state string) {
 	p.t.Helper()
 	reloaded := false
 	for t0 := time.Now(); !reloaded && time.Since(t0) < 60*time.Second; time.Sleep(50 * time.Millisecond) {
@@ -239,6 +245,12 @@ func (p *page) waitReloaded(marker string) {
 		cancel()
 	}
 	if !reloaded {
-		p.t.Fatal("the page did not reload within 60 s")
+		var got string
+		if state != "" {
+			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+			_ = chromedp.Run(ctx, chromedp.Evaluate(state, &got, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
+			cancel()
+		}
+		p.t.Fatalf("the page did not reload within 60 s (%s)", got)
 	}
 }
