@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/rml-lab/rml/spec"
 )
@@ -120,11 +121,15 @@ type EvalOptions struct {
 type EvalReport struct {
 	EuclidErr, RMLErr []float64 // test error of each repetition
 	Lambdas           []float64 // λ used in each repetition
-	// Collapsed counts the repetitions whose learned metric was zero to
-	// rounding (Problem.Collapsed): their "learned" error is k-NN with
-	// every distance 0, a constant guess by the training rows' order.
-	Collapsed int
-	EuclidMean, EuclidStd,
+	// Collapsed counts the repetitions whose learned metric collapsed to
+	// A = 0 (DecideCollapse), and IsCollapsed says which: their "learned"
+	// error is k-NN with every distance 0, a constant guess by the
+	// training rows' order, not a metric's.
+	Collapsed             int
+	IsCollapsed           []bool
+	EuclidMean, EuclidStd float64
+	// RMLMean and RMLStd are over the repetitions that learned a metric
+	// (NaN when none did).
 	RMLMean, RMLStd float64
 }
 
@@ -147,8 +152,21 @@ func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, err
 		return nil, err
 	}
 	rml, eu := c.Rows[0], c.Rows[1]
-	return &EvalReport{EuclidErr: eu.Errors, RMLErr: rml.Errors, Lambdas: rml.Lambdas, Collapsed: rml.Collapsed,
-		EuclidMean: eu.Mean, EuclidStd: eu.Std, RMLMean: rml.Mean, RMLStd: rml.Std}, nil
+	rep := &EvalReport{EuclidErr: eu.Errors, RMLErr: rml.Errors, Lambdas: rml.Lambdas, Collapsed: rml.Collapsed, IsCollapsed: rml.IsCollapsed,
+		EuclidMean: eu.Mean, EuclidStd: eu.Std, RMLMean: math.NaN(), RMLStd: math.NaN()}
+	var learned []float64
+	for r, e := range rml.Errors {
+		if !rml.IsCollapsed[r] {
+			learned = append(learned, e)
+		}
+	}
+	if len(learned) > 0 {
+		rep.RMLMean, rep.RMLStd = stat.MeanStdDev(learned, nil)
+		if len(learned) == 1 {
+			rep.RMLStd = 0
+		}
+	}
+	return rep, nil
 }
 
 // stratifiedFolds deals the given rows into k folds, class by class, after a

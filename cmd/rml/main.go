@@ -517,11 +517,20 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d rows, %d features; %d×(85/15 split), %d-NN, η = %g, flip = %g\n", c.data, ds.Rows(), len(ds.Features), *reps, *k, c.eta, c.flip)
-	fmt.Fprintf(stdout, "EUCL  test error %.4f ± %.4f\n", rep.EuclidMean, rep.EuclidStd)
-	fmt.Fprintf(stdout, "RML   test error %.4f ± %.4f   (λ per split: %v)\n", rep.RMLMean, rep.RMLStd, rep.Lambdas)
+	name := methodTitle[method]
+	width := max(len("EUCL"), len([]rune(name)))
+	fmt.Fprintf(stdout, "%-*s  test error %.4f ± %.4f\n", width, "EUCL", rep.EuclidMean, rep.EuclidStd)
+	switch n := *reps - rep.Collapsed; {
+	case n == 0:
+		fmt.Fprintf(stdout, "%-*s  no metric: A = 0 in every split   (λ per split: %v)\n", width, name, rep.Lambdas)
+	case rep.Collapsed > 0:
+		fmt.Fprintf(stdout, "%-*s  test error %.4f ± %.4f over the %d splits that learned a metric   (λ per split: %v)\n", width, name, rep.RMLMean, rep.RMLStd, n, rep.Lambdas)
+	default:
+		fmt.Fprintf(stdout, "%-*s  test error %.4f ± %.4f   (λ per split: %v)\n", width, name, rep.RMLMean, rep.RMLStd, rep.Lambdas)
+	}
 	if rep.Collapsed > 0 {
-		fmt.Fprintf(stdout, "COLLAPSED in %d of %d splits: the worst case gave A = 0, so those \"RML\" errors are a constant guess\n"+
-			"      (k-NN with every distance 0), not a learned metric's. λ does not change a collapse; raise --eta.\n", rep.Collapsed, *reps)
+		fmt.Fprintf(stdout, "COLLAPSED in %d of %d splits: A = 0, no metric beats trusting none; those splits have no error rate\n"+
+			"      (k-NN with every distance 0 is a constant guess) and are not averaged. λ does not change a collapse; raise --eta.\n", rep.Collapsed, *reps)
 	}
 	fmt.Fprintf(stdout, "time  %.1fs\n", time.Since(start).Seconds())
 	return nil

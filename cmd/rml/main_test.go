@@ -101,6 +101,11 @@ func TestEval(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "EUCL  test error") || !strings.Contains(out, "RML   test error") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
+	// Another method's line is named after it, not "RML".
+	code, out, errs = runCLI("eval", "--data", iris, "--reps", "2", "--lambda", "1", "--method", "bestcase")
+	if code != 0 || !strings.Contains(out, "best case  test error") || strings.Contains(out, "RML") {
+		t.Fatalf("--method bestcase: exit %d\n%s\n%s", code, out, errs)
+	}
 }
 
 func writeFile(t *testing.T, name, text string) string {
@@ -169,7 +174,7 @@ func TestCollapseIsSaid(t *testing.T) {
 	}
 	// eval says so too, and how many splits it concerns.
 	code, out, errs = runCLI("eval", "--data", f, "--k-same", "1", "--k-diff", "1", "--eta", "0.5", "--lambda", "1", "--reps", "2", "--flip", "0")
-	if code != 0 || !strings.Contains(out, "COLLAPSED in 2 of 2 splits") {
+	if code != 0 || !strings.Contains(out, "COLLAPSED in 2 of 2 splits") || !strings.Contains(out, "RML   no metric: A = 0 in every split") {
 		t.Errorf("eval: exit %d\n%s\n%s", code, out, errs)
 	}
 	// Iris is not collapsed.
