@@ -233,8 +233,33 @@ func TestTable2(t *testing.T) {
 	}
 }
 
+// table2 reads a dataset with missing values as --missing says: refused
+// by default, naming the cell; its rows dropped with --missing drop.
+func TestTable2Missing(t *testing.T) {
+	raw, err := os.ReadFile(iris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	lines[5] = "?" + lines[5][strings.Index(lines[5], ","):] // a row's first cell missing
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "holes.csv"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"table2", "--data-dir", dir, "--datasets", "holes", "--reps", "1", "--tune", "test", "--json"}
+	if code, _, errs := runCLI(args...); code == 0 || !strings.Contains(errs, "missing") {
+		t.Errorf("with holes, no --missing: exit %d, %q", code, errs)
+	}
+	if code, out, errs := runCLI(append(args, "--missing", "drop")...); code != 0 || !strings.Contains(out, `"holes"`) {
+		t.Errorf("--missing drop: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runCLI(append(args, "--missing", "guess")...); code != 2 {
+		t.Errorf("--missing guess: exit %d", code)
+	}
+}
+
 // figure1 writes its CSV files and well-formed, self-contained SVG files
-// (short runs here: one repetition, 100 ms per convergence run).
+// (short runs here: one repetition, 300 iterations per convergence run).
 func TestFigure1(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, errs := runCLI("figure1", "--data-dir", "../../assets/datasets", "--out", out, "--reps", "1", "--iters", "300")

@@ -52,8 +52,13 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	from := fs.String("triplets-from", "labels", "labels (each point's 3 nearest of its class × 3 nearest of others) or paper (its 5 nearest, split by class)")
 	only := fs.String("datasets", strings.Join(table2Datasets, ","), "which datasets, comma-separated")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
+	missingFlag := fs.String("missing", "error", "missing values (empty, NA, ?, NaN): error, drop (the rows) or mean (fill with the training mean)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	missing, err := core.ParseMissing(*missingFlag)
+	if err != nil {
+		return usageError("--missing: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
@@ -104,7 +109,7 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		ds, err := core.ReadCSV(f, core.CSVOptions{})
+		ds, err := core.ReadCSV(f, core.CSVOptions{Missing: missing})
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
