@@ -253,6 +253,17 @@ type trainOutput struct {
 	Eigenvalues  []float64   `json:"eigenvalues"`
 	Collapsed    bool        `json:"collapsed"` // A = 0 to rounding: not a usable metric
 	A            [][]float64 `json:"A"`
+	SetAside     *setAside   `json:"setAside,omitempty"` // the best case's
+}
+
+// setAside is what the best case did not trust: the triplets (0-based
+// indices) its metric explains worst, and, with injected swaps, how many
+// of them were swapped, and of all the swapped how many it found.
+type setAside struct {
+	Triplets  []int    `json:"triplets"`
+	Swapped   int      `json:"swapped"`
+	Precision *float64 `json:"precision"` // Swapped / len(Triplets); null when nothing was swapped
+	Recall    *float64 `json:"recall"`    // Swapped / every swapped triplet; null when nothing was swapped
 }
 
 func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -398,6 +409,26 @@ func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool, collapsed
 		out.A = append(out.A, row)
 	}
 	out.Collapsed = len(out.Eigenvalues) == 0 || collapsed
+	if res.Method == core.BestCase && res.Trusted != nil {
+		trusted := make([]bool, len(p.Triplets))
+		for _, i := range res.Trusted {
+			trusted[i] = true
+		}
+		sa := &setAside{Triplets: []int{}}
+		for i, t := range trusted {
+			if !t {
+				sa.Triplets = append(sa.Triplets, i)
+				if i < len(swapped) && swapped[i] {
+					sa.Swapped++
+				}
+			}
+		}
+		if nsw > 0 && len(sa.Triplets) > 0 {
+			pr, rc := float64(sa.Swapped)/float64(len(sa.Triplets)), float64(sa.Swapped)/float64(nsw)
+			sa.Precision, sa.Recall = &pr, &rc
+		}
+		out.SetAside = sa
+	}
 	return out, nil
 }
 
@@ -432,6 +463,13 @@ func (out *trainOutput) print(w io.Writer, file string, classes int) {
 		fmt.Fprintf(w, "Σq/m         %.4f, budget %s\n", out.SumQOverM, act)
 	}
 	fmt.Fprintf(w, "eigenvalues  %s\n", fmtVec(out.Eigenvalues, 8))
+	if sa := out.SetAside; sa != nil {
+		fmt.Fprintf(w, "set aside    %d of %d triplets, those the metric explains worst", len(sa.Triplets), out.Triplets)
+		if sa.Precision != nil {
+			fmt.Fprintf(w, ": %d of them swapped (precision %.1f %%),\n             %.1f %% of the %d swapped", sa.Swapped, 100**sa.Precision, 100**sa.Recall, out.Swapped)
+		}
+		fmt.Fprintln(w)
+	}
 	if out.Collapsed {
 		fmt.Fprintf(w, "COLLAPSED    A = 0: no metric beats ignoring the data for this worst case, so every\n"+
 			"             distance is 0 and k-NN cannot use it. The budget Σq ≤ Nη binds. λ does not\n"+

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -405,5 +406,35 @@ func TestFigure1Axes(t *testing.T) {
 	}
 	if x, _ := strconv.Atoi(m[1]); x < 720-190 {
 		t.Errorf("the legend starts at x = %d, inside the plot", x)
+	}
+}
+
+// The best case says which triplets it set aside and, with swaps
+// injected, how many of those were swapped: its precision and recall
+// agree with the counts, and the set is the ⌈N(1−η)⌉ it did not trust.
+func TestBestCaseSetAside(t *testing.T) {
+	code, out, errs := runCLI("train", "--data", iris, "--flip", "0.2", "--method", "bestcase", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r trainOutput
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	sa := r.SetAside
+	if sa == nil || sa.Precision == nil || sa.Recall == nil {
+		t.Fatalf("set aside %+v", sa)
+	}
+	if want := r.Triplets - int(math.Ceil(float64(r.Triplets)*r.Eta-1e-9)); len(sa.Triplets) != want {
+		t.Errorf("%d set aside of %d at η = %g, want %d", len(sa.Triplets), r.Triplets, r.Eta, want)
+	}
+	if *sa.Precision != float64(sa.Swapped)/float64(len(sa.Triplets)) || *sa.Recall != float64(sa.Swapped)/float64(r.Swapped) || sa.Swapped > r.Swapped {
+		t.Errorf("precision %v, recall %v of %d swapped among %d, %d swapped in all", *sa.Precision, *sa.Recall, sa.Swapped, len(sa.Triplets), r.Swapped)
+	}
+	if _, text, _ := runCLI("train", "--data", iris, "--flip", "0.2", "--method", "bestcase"); !strings.Contains(text, "set aside") || !strings.Contains(text, "precision") {
+		t.Errorf("text output:\n%s", text)
+	}
+	if _, text, _ := runCLI("train", "--data", iris, "--method", "bestcase"); strings.Contains(text, "precision") {
+		t.Errorf("no swaps, a precision:\n%s", text)
 	}
 }
