@@ -33,9 +33,11 @@ var Presets = []Preset{
 		"Two features carry the classes and eighteen are noise, and a fifth of the triplets are swapped. " +
 			"Euclidean 5-NN errs on 12.2 % of the 90 held-out rows, the learned metric on none of them: A puts 42 % of its weight (its trace) on the two signal features, whose share of the Euclidean metric is 10 %. " +
 			"Watch the learned view pull the classes apart as it trains. Of the triplets it believes least, 93 % are swapped ones — the suspects list below."},
-	{"noise", "Noise hurts, and the suspects show where", lesson("Wine", 0.2, 0.8, 16),
-		"Wine is easy without noise (set the noise to 0: 0 % error). With a fifth of the triplets swapped the learned metric errs on 11.1 %, worse than Euclid's 3.7 %, and Compare shows LMNN, trained on the same triplets, no better. " +
-			"The robust budget does not bind, so η changes nothing here. Yet 95 % of the triplets the metric believes least are swapped ones, and the best case, which trusts only the triplets it explains best, errs on 0 %."},
+	{"noise", "Noise on one split, and on twenty", lesson("Wine", 0.2, 0.8, 16),
+		"Wine is easy without noise (set the noise to 0: 0 % error). With a fifth of the triplets swapped, this split is the learned metric's worst of twenty: it errs on 11.1 %, worse than Euclid's 3.7 %. " +
+			"Change the seed and it differs: over seeds 1 to 20 the learned metric averages 3.1 % and Euclid 4.3 %, and with 27 held-out rows, a step of 3.7 %, neither is shown better. " +
+			"The robust budget does not bind, so η changes nothing here. What holds on every split: most of the triplets the metric believes least are swapped ones (89 to 96 %; 95 % here), " +
+			"and the best case, which trusts only the triplets it explains best, errs on 0 % here and 3.3 % over the twenty."},
 	{"eta", "Where η changes the answer", lesson("Iris", 0.2, 0.7, 16),
 		"With a fifth of the triplets swapped, η from 1 down to 0.8 gives the same metric (4.2 % error): the budget Σq ≤ Nη does not bind, and the robust problem is plain hinge-loss learning. " +
 			"At η = 0.7 it binds: the worst case counts only the 70 % of triplets that cost most, A shrinks ninefold (its largest eigenvalue from 1.07 to 0.12), and its objective is just 0.02 % below that of A = 0 — the worst case all but gives up. At η = 0.6 it does: A = 0. " +

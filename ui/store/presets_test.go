@@ -89,19 +89,56 @@ func TestPresetClaims(t *testing.T) {
 	noise, _ := PresetNamed("noise")
 	clean := run(t, noise.Params, with(func(q *protocol.Train) { q.Flip = 0 }))
 	r = run(t, noise.Params, nil)
-	lmnn := run(t, noise.Params, with(func(q *protocol.Train) { q.Method, q.Tol, q.MaxIter = "lmnn", CompareTol, CompareLMNNIters }))
 	best := run(t, noise.Params, with(func(q *protocol.Train) { q.Method, q.Tol = "bestcase", CompareTol }))
 	eta1 := run(t, noise.Params, with(func(q *protocol.Train) { q.Eta = 1 }))
 	say("noise", "0 % error")
-	say("noise", "11.1 %, worse than Euclid's 3.7 %")
-	say("noise", "95 %")
-	say("noise", "errs on 0 %")
+	say("noise", "worst of twenty: it errs on 11.1 %, worse than Euclid's 3.7 %")
+	say("noise", "averages 3.1 % and Euclid 4.3 %")
+	say("noise", "27 held-out rows")
+	say("noise", "(89 to 96 %; 95 % here)")
+	say("noise", "errs on 0 % here and 3.3 % over the twenty")
 	check("noise", "0 % without noise", pct(clean.ErrLearn) == 0, clean.ErrLearn)
-	check("noise", "11.1 % against Euclid's 3.7 %", pct(r.ErrLearn) == 11.1 && pct(r.ErrEuclid) == 3.7, r.ErrLearn, r.ErrEuclid)
-	check("noise", "LMNN no better", lmnn.ErrLearn >= r.ErrLearn, lmnn.ErrLearn)
+	check("noise", "11.1 % against Euclid's 3.7 % on 27 rows", pct(r.ErrLearn) == 11.1 && pct(r.ErrEuclid) == 3.7 && len(r.Test) == 27, r.ErrLearn, r.ErrEuclid, len(r.Test))
 	check("noise", "the budget does not bind; η changes nothing", !r.BudgetActive && eta1.ErrLearn == r.ErrLearn, r.BudgetActive, eta1.ErrLearn)
 	check("noise", "95 % of suspects swapped", math.Round(r.SuspectPrecision*100) == 95, r.SuspectPrecision)
 	check("noise", "best case 0 %", pct(best.ErrLearn) == 0, best.ErrLearn)
+	// Over seeds 1 to 20: this split is the learned metric's worst against
+	// Euclid; the means; the suspects' precision on every split.
+	var eu, le, bc float64
+	lo, hi := 1.0, 0.0
+	wins, losses := 0, 0 // the learned metric against Euclid, split by split
+	for seed := uint64(1); seed <= 20; seed++ {
+		p := noise.Params
+		p.Seed = seed
+		s := r
+		if seed > 1 {
+			s = run(t, p, nil)
+		}
+		b := best
+		if seed > 1 {
+			b = run(t, p, with(func(q *protocol.Train) { q.Method, q.Tol = "bestcase", CompareTol }))
+		}
+		eu, le, bc = eu+s.ErrEuclid/20, le+s.ErrLearn/20, bc+b.ErrLearn/20
+		lo, hi = min(lo, s.SuspectPrecision), max(hi, s.SuspectPrecision)
+		switch {
+		case s.ErrLearn < s.ErrEuclid:
+			wins++
+		case s.ErrLearn > s.ErrEuclid:
+			losses++
+		}
+		check("noise", "seed 1 the worst split", s.ErrLearn-s.ErrEuclid <= r.ErrLearn-r.ErrEuclid, seed, s.ErrLearn, s.ErrEuclid)
+		check("noise", "the budget binds on no split", !s.BudgetActive && !s.Collapsed, seed)
+	}
+	check("noise", "over 20 seeds: 3.1 %, Euclid 4.3 %, best case 3.3 %", pct(le) == 3.1 && pct(eu) == 4.3 && pct(bc) == 3.3, le, eu, bc)
+	check("noise", "suspects 89 to 96 % swapped", math.Round(lo*100) == 89 && math.Round(hi*100) == 96, lo, hi)
+	// "Neither is shown better": the paired sign test over the splits
+	// that differ, two-sided, is far from 5 %.
+	n, k := wins+losses, min(wins, losses)
+	tail := 0.0
+	for i := 0; i <= k; i++ {
+		tail += math.Exp(lgamma(n+1)-lgamma(i+1)-lgamma(n-i+1)) / math.Pow(2, float64(n))
+	}
+	check("noise", "neither shown better (sign test)", 2*tail > 0.2, wins, losses, 2*tail)
 
 	eta, _ := PresetNamed("eta")
 	say("eta", "(4.2 % error)")
@@ -130,3 +167,5 @@ func TestPresetClaims(t *testing.T) {
 	r = run(t, col.Params, with(func(q *protocol.Train) { q.Eta = 0.8 }))
 	check("collapse", "η = 0.8: back, 7.4 %", !r.Collapsed && pct(r.ErrLearn) == 7.4, r.Collapsed, r.ErrLearn)
 }
+
+func lgamma(n int) float64 { v, _ := math.Lgamma(float64(n)); return v }
