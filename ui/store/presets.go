@@ -37,7 +37,7 @@ var Presets = []Preset{
 		"Wine is easy without noise (set the noise to 0: 0 % error). With a fifth of the triplets swapped, this split is the learned metric's worst of twenty: it errs on 11.1 %, worse than Euclid's 3.7 %. " +
 			"Change the seed and it differs: over seeds 1 to 20 the learned metric averages 3.1 % and Euclid 4.3 %, and with 27 held-out rows, a step of 3.7 %, neither is shown better. " +
 			"The robust budget does not bind, so η changes nothing here. What holds on every split: most of the triplets the metric believes least are swapped ones (89 to 96 %; 95 % here), " +
-			"and the best case, which trusts only the triplets it explains best, errs on 0 % here and 3.3 % over the twenty."},
+			"and the best case, which trusts only the triplets it explains best, errs on 0 % here and about 3 % over the twenty."},
 	{"eta", "Where η changes the answer", lesson("Iris", 0.2, 0.7, 16),
 		"With a fifth of the triplets swapped, η from 1 down to 0.8 gives the same metric (4.2 % error): the budget Σq ≤ Nη does not bind, and the robust problem is plain hinge-loss learning. " +
 			"At η = 0.7 it binds: the worst case counts only the 70 % of triplets that cost most, A shrinks ninefold (its largest eigenvalue from 1.07 to 0.12), and its objective is just 0.02 % below that of A = 0 — the worst case all but gives up. At η = 0.6 it does: A = 0. " +

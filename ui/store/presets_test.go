@@ -96,7 +96,7 @@ func TestPresetClaims(t *testing.T) {
 	say("noise", "averages 3.1 % and Euclid 4.3 %")
 	say("noise", "27 held-out rows")
 	say("noise", "(89 to 96 %; 95 % here)")
-	say("noise", "errs on 0 % here and 3.3 % over the twenty")
+	say("noise", "errs on 0 % here and about 3 % over the twenty")
 	check("noise", "0 % without noise", pct(clean.ErrLearn) == 0, clean.ErrLearn)
 	check("noise", "11.1 % against Euclid's 3.7 % on 27 rows", pct(r.ErrLearn) == 11.1 && pct(r.ErrEuclid) == 3.7 && len(r.Test) == 27, r.ErrLearn, r.ErrEuclid, len(r.Test))
 	check("noise", "the budget does not bind; η changes nothing", !r.BudgetActive && eta1.ErrLearn == r.ErrLearn, r.BudgetActive, eta1.ErrLearn)
@@ -129,7 +129,9 @@ func TestPresetClaims(t *testing.T) {
 		check("noise", "seed 1 the worst split", s.ErrLearn-s.ErrEuclid <= r.ErrLearn-r.ErrEuclid, seed, s.ErrLearn, s.ErrEuclid)
 		check("noise", "the budget binds on no split", !s.BudgetActive && !s.Collapsed, seed)
 	}
-	check("noise", "over 20 seeds: 3.1 %, Euclid 4.3 %, best case 3.3 %", pct(le) == 3.1 && pct(eu) == 4.3 && pct(bc) == 3.3, le, eu, bc)
+	// The best case is a local optimum, which rounding moves: 3.3 %
+	// natively, 3.0 % in the page (js/wasm sums round otherwise).
+	check("noise", "over 20 seeds: 3.1 %, Euclid 4.3 %, best case about 3 %", pct(le) == 3.1 && pct(eu) == 4.3 && math.Abs(bc-0.03) < 0.005, le, eu, bc)
 	check("noise", "suspects 89 to 96 % swapped", math.Round(lo*100) == 89 && math.Round(hi*100) == 96, lo, hi)
 	// "Neither is shown better": the paired sign test over the splits
 	// that differ, two-sided, is far from 5 %.
