@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -136,6 +137,27 @@ type CompareRow struct {
 	// the optimum (RML then differs from the plain hinge-loss problem).
 	BudgetActive int
 	Iterations   []int // the final solve's iterations in each repetition
+}
+
+// Learned is the mean and standard deviation of the errors of the n
+// repetitions that learned a metric: a collapsed one's error is k-NN's
+// constant guess, not a metric's, and is left out (NaN, NaN when every
+// repetition collapsed; the deviation is 0 for one).
+func (r CompareRow) Learned() (mean, std float64, n int) {
+	var errs []float64
+	for i, e := range r.Errors {
+		if i >= len(r.IsCollapsed) || !r.IsCollapsed[i] {
+			errs = append(errs, e)
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return math.NaN(), math.NaN(), 0
+	case 1:
+		return errs[0], 0, 1
+	}
+	mean, std = stat.MeanStdDev(errs, nil)
+	return mean, std, len(errs)
 }
 
 // CompareReport is the outcome of Compare: a row per dataset and method, in

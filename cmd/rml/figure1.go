@@ -15,7 +15,6 @@ import (
 
 	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/ui/draw"
-	"gonum.org/v1/gonum/stat"
 )
 
 // figure1 rebuilds the paper's Figure 1: (a) the duality gap Δ_t against
@@ -157,21 +156,16 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 		}
 		for i, r := range rep.Rows {
 			var errs []string
-			var learned []float64
 			for k, e := range r.Errors {
 				if r.IsCollapsed[k] {
 					errs = append(errs, "A=0")
-					continue
+				} else {
+					errs = append(errs, fmtF(100*e))
 				}
-				errs = append(errs, fmtF(100*e))
-				learned = append(learned, 100*e)
 			}
-			mean, std := math.NaN(), math.NaN()
-			if len(learned) > 0 {
-				mean, std = stat.MeanStdDev(learned, nil)
-				if len(learned) == 1 {
-					std = 0
-				}
+			mean, std, n := r.Learned()
+			mean, std = 100*mean, 100*std
+			if n > 0 {
 				lines[i].x = append(lines[i].x, eta)
 				lines[i].y = append(lines[i].y, mean)
 				lines[i].err = append(lines[i].err, std)
@@ -180,7 +174,7 @@ func etaPanel(ctx context.Context, wine *core.Dataset, out string, reps int, see
 				lines[i].marks = append(lines[i].marks, mark{eta, fmt.Sprintf("A = 0 in %d/%d", r.Collapsed, reps)})
 			}
 			w.Write([]string{fmtF(eta), methodTitle[r.Method], fmtF(mean), fmtF(std), strconv.Itoa(r.Collapsed), strings.Join(errs, " ")})
-			fmt.Fprintf(stdout, "η = %.1f %-9s %s\n", eta, methodTitle[r.Method], cell(mean, std, len(learned), r.Collapsed))
+			fmt.Fprintf(stdout, "η = %.1f %-9s %s\n", eta, methodTitle[r.Method], cell(mean, std, n, r.Collapsed))
 		}
 	}
 	w.Flush()

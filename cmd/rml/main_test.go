@@ -310,7 +310,7 @@ func TestSweep(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if strings.Count(out, "| 30% | 16 |") != 2 || !strings.Contains(out, "| 0.5 | 66.67 ± 0.00 | collapses | 2 | 2 |") {
+	if strings.Count(out, "| 30% | 16 |") != 2 || !strings.Contains(out, "| 0.5 | A = 0 (2 of 2) | collapses | 2 | 2 |") {
 		t.Errorf("sweep printed:\n%s", out)
 	}
 	if code, _, _ := runCLI("sweep", "--eta", "x"); code != 2 {
@@ -436,5 +436,36 @@ func TestBestCaseSetAside(t *testing.T) {
 	}
 	if _, text, _ := runCLI("train", "--data", iris, "--method", "bestcase"); strings.Contains(text, "precision") {
 		t.Errorf("no swaps, a precision:\n%s", text)
+	}
+}
+
+// A method that collapsed to A = 0 is counted in table2, never averaged:
+// Wine at η = 0.5 (half the triplets swapped) collapses RML on every
+// split, at every λ of the grid.
+func TestTable2Collapsed(t *testing.T) {
+	args := []string{"table2", "--data-dir", "../../assets/datasets", "--datasets", "wine", "--reps", "2", "--eta", "0.5", "--tune", "test"}
+	code, out, errs := runCLI(args...)
+	if code != 0 || !strings.Contains(out, "| wine | A = 0 (2 of 2) [") || !strings.Contains(out, "counted, not averaged") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCLI(append(args, "--json")...)
+	var r struct {
+		Rows []struct {
+			Method    string
+			Mean      *float64
+			Collapsed int
+			Errors    []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, errs)
+	}
+	for _, row := range r.Rows {
+		if row.Method == "RML" && (row.Mean != nil || row.Collapsed != 2 || len(row.Errors) != 2) {
+			t.Errorf("RML: mean %v, %d collapsed, errors %v", row.Mean, row.Collapsed, row.Errors)
+		}
+		if row.Method == "EUCL" && row.Mean == nil {
+			t.Error("Euclid has no mean")
+		}
 	}
 }

@@ -77,7 +77,7 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return rep.Rows[0], rep.Rows[1], nil
 	}
 	fmt.Fprintf(stdout, "%s: 5-NN test error (%%) of RML at η, against RML at η = 1 and Euclid; %d splits each.\n", name, *reps)
-	fmt.Fprintf(stdout, "bound: splits whose budget Σq ≤ Nη bound; collapsed: splits whose A was 0 (a constant guess).\n\n")
+	fmt.Fprintf(stdout, "bound: splits whose budget Σq ≤ Nη bound; collapsed: splits whose A was 0 (a constant guess: counted, not averaged).\n\n")
 	fmt.Fprintln(stdout, "| swapped | λ | EUCL | RML η = 1 | η | RML at η | change | bound | collapsed |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
 	for _, flip := range fl {
@@ -92,8 +92,9 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					return err
 				}
 				change := changeOf(r, ref)
-				fmt.Fprintf(stdout, "| %.0f%% | %g | %.2f | %.2f | %g | %.2f ± %.2f | %s | %d | %d |\n",
-					100*flip, lambda, 100*eu.Mean, 100*ref.Mean, eta, 100*r.Mean, 100*r.Std, change, r.BudgetActive, r.Collapsed)
+				mean, std, n := r.Learned()
+				fmt.Fprintf(stdout, "| %.0f%% | %g | %.2f | %.2f | %g | %s | %s | %d | %d |\n",
+					100*flip, lambda, 100*eu.Mean, 100*ref.Mean, eta, cell(100*mean, 100*std, n, r.Collapsed), change, r.BudgetActive, r.Collapsed)
 			}
 		}
 	}

@@ -25,15 +25,16 @@ var methodTitle = map[core.Method]string{core.Fast: "RML", core.Gradient: "RML_g
 type table2Row struct {
 	Dataset      string    `json:"dataset"`
 	Method       string    `json:"method"`
-	Mean         float64   `json:"mean"`
-	Std          float64   `json:"std"`
-	Errors       []float64 `json:"errors"`
+	Mean         *float64  `json:"mean"` // over the repetitions that learned a metric; null if none did
+	Std          *float64  `json:"std"`
+	Errors       []float64 `json:"errors"` // every repetition's, a collapsed one's (a constant guess) too
 	Lambdas      []float64 `json:"lambdas"`
 	Seconds      float64   `json:"seconds"`
 	Collapsed    int       `json:"collapsed"`
 	BudgetActive int       `json:"budgetActive"`
 	PaperMean    *float64  `json:"paperMean,omitempty"`
 	PaperStd     *float64  `json:"paperStd,omitempty"`
+	cell         string    // the table's cell (figure1's cell)
 }
 
 // table2 reproduces the paper's Table 2 (Section 5's protocol) for RML and
@@ -132,8 +133,15 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var rows []table2Row
 	for _, r := range rep.Rows {
-		row := table2Row{Dataset: r.Dataset, Method: methodTitle[r.Method], Mean: 100 * r.Mean, Std: 100 * r.Std, Seconds: r.Seconds,
-			Lambdas: r.Lambdas, Collapsed: r.Collapsed, BudgetActive: r.BudgetActive}
+		// Mean and Std are over the repetitions that learned a metric
+		// (null when none did): a collapse is counted, never averaged.
+		mean, std, n := r.Learned()
+		row := table2Row{Dataset: r.Dataset, Method: methodTitle[r.Method], Seconds: r.Seconds,
+			Lambdas: r.Lambdas, Collapsed: r.Collapsed, BudgetActive: r.BudgetActive, cell: cell(100*mean, 100*std, n, r.Collapsed)}
+		if n > 0 {
+			m, s := 100*mean, 100*std
+			row.Mean, row.Std = &m, &s
+		}
 		for _, e := range r.Errors {
 			row.Errors = append(row.Errors, 100*e)
 		}
@@ -162,14 +170,14 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for i := 0; i < len(rows); i += len(rep.Options.Methods) {
 		fmt.Fprintf(stdout, "| %s |", rows[i].Dataset)
 		for _, r := range rows[i : i+len(rep.Options.Methods)] {
-			cell := fmt.Sprintf("%.2f ± %.2f", r.Mean, r.Std)
+			cell := r.cell
 			if r.PaperMean != nil {
 				cell += fmt.Sprintf(" [%.2f ± %.2f]", *r.PaperMean, *r.PaperStd)
 			}
 			cell += fmt.Sprintf(" (%.0fs)", r.Seconds)
 			fmt.Fprintf(stdout, " %s |", cell)
 			if r.Collapsed > 0 {
-				notes = append(notes, fmt.Sprintf("%s, %s: %d of %d repetitions collapsed to A = 0; their errors are a constant guess, not a learned metric's", r.Dataset, r.Method, r.Collapsed, *reps))
+				notes = append(notes, fmt.Sprintf("%s, %s: %d of %d repetitions collapsed to A = 0 (k-NN then guesses by the rows' order): counted, not averaged", r.Dataset, r.Method, r.Collapsed, *reps))
 			}
 			if r.Method == "RML" {
 				notes = append(notes, fmt.Sprintf("%s, RML: the budget Σq ≤ Nη bound in %d of %d repetitions", r.Dataset, r.BudgetActive, *reps))
