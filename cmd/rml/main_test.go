@@ -212,6 +212,7 @@ func TestTable2(t *testing.T) {
 			Dataset, Method string
 			Mean            float64
 			PaperMean       *float64
+			VsEuclid        *vsEuclid
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
@@ -223,6 +224,27 @@ func TestTable2(t *testing.T) {
 	for _, row := range r.Rows {
 		if row.Dataset != "iris" || !(row.Mean >= 0 && row.Mean <= 100) || (row.PaperMean == nil) != (row.Method == "best case") {
 			t.Errorf("row %+v", row)
+		}
+		// One split: no interval, so no paired comparison.
+		if row.VsEuclid != nil {
+			t.Errorf("%s: a comparison with Euclid from one split: %+v", row.Method, row.VsEuclid)
+		}
+	}
+	// Three splits: each method against Euclid, split by split, with a
+	// verdict that agrees with its interval and p-value.
+	code, out, errs = runCLI("table2", "--data-dir", "../../assets/datasets", "--datasets", "iris", "--reps", "3", "--tune", "test", "--json")
+	r.Rows = nil
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, errs)
+	}
+	for _, row := range r.Rows {
+		v := row.VsEuclid
+		if (v == nil) != (row.Method == "EUCL") {
+			t.Errorf("%s: against Euclid %+v", row.Method, v)
+			continue
+		}
+		if v != nil && (v.N != 3 || !(v.Lo <= v.Mean && v.Mean <= v.Hi) || (v.Verdict == "better") != (v.P < 0.05 && v.Hi < 0)) {
+			t.Errorf("%s: %+v", row.Method, v)
 		}
 	}
 	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"},

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,44 @@ type table2Row struct {
 	BudgetActive int       `json:"budgetActive"`
 	PaperMean    *float64  `json:"paperMean,omitempty"`
 	PaperStd     *float64  `json:"paperStd,omitempty"`
+	VsEuclid     *vsEuclid `json:"vsEuclid,omitempty"` // every method but Euclid
 	cell         string    // the table's cell (figure1's cell)
+}
+
+// vsEuclid is a method against Euclid on the same splits (core.PairedDiff
+// of the test errors in %, over the splits where the method learned a
+// metric): the mean difference, its 95 % interval, the sign-flip test's
+// p-value, and the verdict: "better", "worse" or "cannot tell".
+type vsEuclid struct {
+	N       int     `json:"n"`
+	Mean    float64 `json:"mean"`
+	Lo      float64 `json:"lo"`
+	Hi      float64 `json:"hi"`
+	P       float64 `json:"p"`
+	Verdict string  `json:"verdict"`
+}
+
+// pairedWithEuclid compares r with eu, Euclid on the same splits.
+func pairedWithEuclid(r, eu core.CompareRow, seed uint64) *vsEuclid {
+	var a, b []float64
+	for i, e := range r.Errors {
+		if i < len(r.IsCollapsed) && r.IsCollapsed[i] {
+			continue
+		}
+		a, b = append(a, 100*e), append(b, 100*eu.Errors[i])
+	}
+	p := core.PairedDiff(a, b, seed)
+	v := &vsEuclid{N: p.N, Mean: p.Mean, Lo: p.Lo, Hi: p.Hi, P: p.P, Verdict: "cannot tell"}
+	switch {
+	case p.Better:
+		v.Verdict = "better"
+	case p.Worse:
+		v.Verdict = "worse"
+	}
+	if p.N < 2 {
+		return nil // no interval: nothing to say
+	}
+	return v
 }
 
 // table2 reproduces the paper's Table 2 (Section 5's protocol) for RML and
@@ -131,6 +169,12 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	euclid := map[string]core.CompareRow{}
+	for _, r := range rep.Rows {
+		if r.Method == core.Euclid {
+			euclid[r.Dataset] = r
+		}
+	}
 	var rows []table2Row
 	for _, r := range rep.Rows {
 		// Mean and Std are over the repetitions that learned a metric
@@ -141,6 +185,9 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if n > 0 {
 			m, s := 100*mean, 100*std
 			row.Mean, row.Std = &m, &s
+		}
+		if eu, ok := euclid[r.Dataset]; ok && r.Method != core.Euclid {
+			row.VsEuclid = pairedWithEuclid(r, eu, *seed)
 		}
 		for _, e := range r.Errors {
 			row.Errors = append(row.Errors, 100*e)
@@ -189,8 +236,41 @@ func table2(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, n := range notes {
 		fmt.Fprintln(stdout, "- "+n)
 	}
+	fmt.Fprintf(stdout, "\nAgainst Euclid on the same splits: the mean of each split's error minus Euclid's (points), its 95 %% interval, "+
+		"the p-value of a paired sign-flip test, and the verdict (better or worse only when both say so); a collapsed split is left out.\n\n")
+	fmt.Fprintf(stdout, "| dataset |")
+	for _, m := range rep.Options.Methods {
+		if m != core.Euclid {
+			fmt.Fprintf(stdout, " %s |", methodTitle[m])
+		}
+	}
+	fmt.Fprintf(stdout, "\n|---|%s\n", strings.Repeat("---|", len(rep.Options.Methods)-1))
+	for i := 0; i < len(rows); i += len(rep.Options.Methods) {
+		fmt.Fprintf(stdout, "| %s |", rows[i].Dataset)
+		for _, r := range rows[i : i+len(rep.Options.Methods)] {
+			if r.Method == methodTitle[core.Euclid] {
+				continue
+			}
+			if v := r.VsEuclid; v != nil {
+				fmt.Fprintf(stdout, " %s [%s, %s], p %.2f: %s |", points(v.Mean), points(v.Lo), points(v.Hi), v.P, v.Verdict)
+			} else {
+				fmt.Fprintf(stdout, " — |")
+			}
+		}
+		fmt.Fprintln(stdout)
+	}
 	fmt.Fprintf(stdout, "\nEach final fit at the chosen λ stops at a relative gap of %g (LMNN: a certified one, or %d iterations); RML_gd solves RML's problem with RML's λ by projected gradient, at most %d iterations.\n",
 		rep.Options.Tol, rep.Options.LMNNIters, rep.Options.GradientIters)
 	fmt.Fprintf(stdout, "Wall time %.0f s on %d workers.\n", time.Since(start).Seconds(), rep.Options.Workers)
 	return nil
+}
+
+// points writes a difference in points with its sign, two decimals, and
+// no "-0.00" for a difference that rounds to nothing.
+func points(v float64) string {
+	r := math.Round(v*100) / 100
+	if r == 0 {
+		r = 0 // not −0
+	}
+	return fmt.Sprintf("%+.2f", r)
 }
