@@ -63,8 +63,8 @@ type CompareOptions struct {
 	// instead of LMNNIters; the final fit at the chosen λ keeps Tol and
 	// LMNNIters. The cross-validation only ranks the grid's λ by a k-NN
 	// error, and it is nearly all of a repetition's solves (Folds × 11
-	// against 1): rml table2 asks for 1e-2 and 150 (docs/table2.md
-	// compares its table with that of 1e-3 and 500).
+	// against 1): rml table2 asks for 1e-2 and 150 (docs/table2.md says
+	// what 1e-3 and 500 change: little).
 	CVTol       float64
 	CVLMNNIters int
 	Workers     int                   // parallel repetitions; default GOMAXPROCS
