@@ -35,17 +35,25 @@ func padTrace(t *testing.T, run []byte, n int) string {
 	return out
 }
 
-// A large saved run (a 21 MB file: a long Δ_t history) is read a piece
-// at a time: the page says how far it has got, Stop drops it and leaves
-// the result shown as it was; read to the end, it opens.
-func TestLargeRunFile(t *testing.T) {
+// irisRun opens the page on Iris, trains it and downloads the run: the
+// page, and the saved run's file.
+func irisRun(t *testing.T) (*page, []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	allow := browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true)
 	p := open(t, "#data=Iris", allow)
 	p.click("train")
 	p.waitResult("converged", 60*time.Second)
+	return p, p.downloaded(dir, "export-run", "rml-iris-run.json")
+}
+
+// A large saved run (a 21 MB file: a long Δ_t history) is read a piece
+// at a time: the page says how far it has got, Stop drops it and leaves
+// the result shown as it was; read to the end, it opens.
+func TestLargeRunFile(t *testing.T) {
+	p, run := irisRun(t)
 	shown := p.shownRun()
-	file := writeCSV(t, "big-run.json", padTrace(t, p.downloaded(dir, "export-run", "rml-iris-run.json"), 550_000))
+	file := writeCSV(t, "big-run.json", padTrace(t, run, 550_000))
 
 	p.upload(file)
 	p.poll(`(document.querySelector('[data-testid="load-note"]') || {}).textContent?.startsWith('Opening big-run.json') &&
@@ -106,12 +114,8 @@ func TestLargeCSVStop(t *testing.T) {
 // with the reason, and the page goes on: the result shown stays and
 // trains again.
 func TestCraftedRunFile(t *testing.T) {
-	dir := t.TempDir()
-	allow := browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true)
-	p := open(t, "#data=Iris", allow)
-	p.click("train")
-	p.waitResult("converged", 60*time.Second)
-	run := string(p.downloaded(dir, "export-run", "rml-iris-run.json"))
+	p, saved := irisRun(t)
+	run := string(saved)
 	for _, key := range []string{"marginHist", "qHist"} {
 		re := regexp.MustCompile(`"` + key + `": \[`)
 		crafted := re.ReplaceAllLiteralString(run, `"`+key+`": [1, `)
