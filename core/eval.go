@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/rml-lab/rml/spec"
 )
@@ -153,19 +152,8 @@ func Evaluate(ctx context.Context, ds *Dataset, o EvalOptions) (*EvalReport, err
 	}
 	rml, eu := c.Rows[0], c.Rows[1]
 	rep := &EvalReport{EuclidErr: eu.Errors, RMLErr: rml.Errors, Lambdas: rml.Lambdas, Collapsed: rml.Collapsed, IsCollapsed: rml.IsCollapsed,
-		EuclidMean: eu.Mean, EuclidStd: eu.Std, RMLMean: math.NaN(), RMLStd: math.NaN()}
-	var learned []float64
-	for r, e := range rml.Errors {
-		if !rml.IsCollapsed[r] {
-			learned = append(learned, e)
-		}
-	}
-	if len(learned) > 0 {
-		rep.RMLMean, rep.RMLStd = stat.MeanStdDev(learned, nil)
-		if len(learned) == 1 {
-			rep.RMLStd = 0
-		}
-	}
+		EuclidMean: eu.Mean, EuclidStd: eu.Std}
+	rep.RMLMean, rep.RMLStd, _ = rml.Learned()
 	return rep, nil
 }
 

@@ -55,10 +55,11 @@ func PairedDiff(a, b []float64, seed uint64) Paired {
 	obs := math.Abs(sumOf(d))
 	tol := 1e-9 * (1 + obs)
 	extreme, total := 0, 0
-	count := func(signs uint64) {
+	// count adds one sign assignment: flip(i) says whether d[i] is negated.
+	count := func(flip func(i int) bool) {
 		var s float64
 		for i, v := range d {
-			if signs>>uint(i)&1 == 1 {
+			if flip(i) {
 				s -= v
 			} else {
 				s += v
@@ -71,24 +72,13 @@ func PairedDiff(a, b []float64, seed uint64) Paired {
 	}
 	const most = 1 << 16
 	if n <= 16 {
-		for s := uint64(0); s < 1<<uint(n); s++ {
-			count(s)
+		for signs := uint64(0); signs < 1<<uint(n); signs++ {
+			count(func(i int) bool { return signs>>uint(i)&1 == 1 })
 		}
 	} else {
 		rng := rand.New(rand.NewPCG(seed, 0x5e1f))
 		for k := 0; k < most; k++ {
-			var s float64
-			for i := 0; i < n; i++ {
-				if rng.IntN(2) == 1 {
-					s -= d[i]
-				} else {
-					s += d[i]
-				}
-			}
-			total++
-			if math.Abs(s) >= obs-tol {
-				extreme++
-			}
+			count(func(int) bool { return rng.IntN(2) == 1 })
 		}
 	}
 	p.P, p.permutationsOf = float64(extreme)/float64(total), total

@@ -134,6 +134,16 @@ func newTicker(ctx context.Context, every time.Duration, yield func()) *ticker {
 	return &ticker{ctx: ctx, every: every, yield: yield, last: time.Now()}
 }
 
+// NewCheck returns a check for long work outside core (CSVOptions.Check,
+// a host's own loops): it yields through h as core's loops do, and
+// returns ctx's error.
+func NewCheck(ctx context.Context, h *Hooks) func() error {
+	if h == nil {
+		h = &Hooks{}
+	}
+	return newTicker(ctx, h.YieldEvery, h.Yield).tick
+}
+
 // tick yields if it is time to, and returns the context's error.
 func (t *ticker) tick() error {
 	if t.every > 0 && time.Since(t.last) >= t.every {

@@ -70,10 +70,7 @@ func (g *glue) startRestore() {
 			k.csv, k.trip = text("csv"), text("triplets")
 			g.Dispatch(store.Restore{Session: text("session"), CSV: k.csv, Triplets: k.trip})
 		}
-		if r := k.held; r != nil {
-			k.held = nil
-			g.Dispatch(*r)
-		}
+		g.releaseReady()
 		return nil
 	})
 	k.api.Get("saved").Call("then", done)
@@ -82,12 +79,18 @@ func (g *glue) startRestore() {
 	after(restoreWait, func() {
 		if k.restoring {
 			k.restoring = false
-			if r := k.held; r != nil {
-				k.held = nil
-				g.Dispatch(*r)
-			}
+			g.releaseReady()
 		}
 	})
+}
+
+// releaseReady dispatches the worker's Ready held while the record to
+// restore was read, if it came meanwhile.
+func (g *glue) releaseReady() {
+	if r := g.keep.held; r != nil {
+		g.keep.held = nil
+		g.Dispatch(*r)
+	}
 }
 
 // restoreWait is the longest the page waits for the kept record, in ms.

@@ -354,16 +354,23 @@ const maxUpload = spec.MaxFileBytes
 // open reads the first of the files a file input or a drop offers, as
 // text, and dispatches it (or why it could not be read). Reading is
 // asynchronous; it belongs here, not to a component's render.
+// A saved run is read in pieces (openRun).
 func (g *glue) open(files js.Value) {
-	g.read(files, func(name, text string) store.Action { return store.Upload{Name: name, Text: text} })
+	g.read(files, func(name, text string) {
+		if store.IsRunFile(name, text) {
+			g.openRun(name, text)
+			return
+		}
+		g.Dispatch(store.Upload{Name: name, Text: text})
+	})
 }
 
 // openTriplets reads a triplet file as open reads a data file.
 func (g *glue) openTriplets(files js.Value) {
-	g.read(files, func(name, text string) store.Action { return store.UploadTriplets{Name: name, Text: text} })
+	g.read(files, func(name, text string) { g.Dispatch(store.UploadTriplets{Name: name, Text: text}) })
 }
 
-// read reads the first of files and dispatches what got makes of its text.
+// read reads the first of files and hands its text to got.
 //
 // The file is read as bytes (arrayBuffer) and copied into Go in one block,
 // as they are (store.FileText), for the worker's reader to decode; not read
@@ -372,7 +379,7 @@ func (g *glue) openTriplets(files js.Value) {
 // encoded it to UTF-8 again on the main thread: 49 of the 60 ms the
 // 5,000 × 50 upload (2.5 MB) held it (a CPU profile of that upload in
 // Chromium).
-func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
+func (g *glue) read(files js.Value, got func(name, text string)) {
 	if files.Length() == 0 {
 		return
 	}
@@ -388,12 +395,7 @@ func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 		fail.Release()
 		b := make([]byte, args[0].Get("byteLength").Int())
 		js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(args[0]))
-		text := store.FileText(b) // b is the text's now: not changed again
-		if a := got(name, text); !isUpload(a) || !store.IsRunFile(name, text) {
-			g.Dispatch(a)
-			return nil
-		}
-		g.openRun(name, text)
+		got(name, store.FileText(b)) // b is the text's now: not changed again
 		return nil
 	})
 	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -404,10 +406,6 @@ func (g *glue) read(files js.Value, got func(name, text string) store.Action) {
 	})
 	f.Call("arrayBuffer").Call("then", ok, fail)
 }
-
-// isUpload says whether a is a data file's upload (which may be a saved
-// run).
-func isUpload(a store.Action) bool { _, ok := a.(store.Upload); return ok }
 
 // errStopped ends the reading of a saved run that was stopped.
 var errStopped = errors.New("stopped")

@@ -311,6 +311,14 @@ func (s *State) retry() source {
 	return s.current()
 }
 
+// name is what src reads: the built-in dataset's name, or the file's.
+func (a source) name() string {
+	if a.dataset != "" {
+		return a.dataset
+	}
+	return a.file
+}
+
 // same says whether a and b read the same data (perhaps differently).
 func (a source) same(b source) bool {
 	return a.dataset == b.dataset && a.file == b.file && a.csv == b.csv
@@ -390,10 +398,7 @@ func (s *State) load(src source) []protocol.Message {
 // stopLoad stops the load in flight (Stop): the data before it stays, in
 // the worker too.
 func (s *State) stopLoad() []protocol.Message {
-	name := s.loading.dataset
-	if name == "" {
-		name = s.loading.file
-	}
+	name := s.loading.name()
 	s.Loading, s.opening = false, nil
 	msg := "Stopped reading " + name + "."
 	if s.Data != nil {

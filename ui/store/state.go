@@ -260,10 +260,7 @@ func (s *State) LoadNote() string {
 	if !s.Loading {
 		return ""
 	}
-	name := s.loading.dataset
-	if name == "" {
-		name = s.loading.file
-	}
+	name := s.loading.name()
 	if s.LoadTotal > 0 {
 		return "Reading " + name + ": the Euclidean test error, " + strconv.Itoa(100*s.LoadDone/s.LoadTotal) + " %…"
 	}

@@ -187,14 +187,7 @@ func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress f
 	if err != nil {
 		return nil, &protocol.Error{Message: err.Error()}
 	}
-	last := time.Now()
-	check := func() error {
-		if s.Yield != nil && s.YieldEvery > 0 && time.Since(last) >= s.YieldEvery {
-			s.Yield()
-			last = time.Now()
-		}
-		return ctx.Err()
-	}
+	check := core.NewCheck(ctx, &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield})
 	opt := core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID, Check: check}
 	if req.Builtin != "" {
 		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
