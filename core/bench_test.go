@@ -461,57 +461,51 @@ func BenchmarkUpload(b *testing.B) {
 
 // BenchmarkBestCaseStart times a best-case run at η = 0.9 on Wine (every
 // row, 20 % of the triplets swapped with seed 1, λ = 16, to 1e-3: the
-// page's noise lesson) that solves its η = 1 start, and one that finds it
-// kept (on its preparation, or handed over by another worker:
-// Prepared.KeepStart), as the first and the later best cases of an η
-// sweep's workers run it. The difference is what a pool of two workers
-// saves when the start is handed over instead of solved by each.
+// page's noise lesson) that solves its η = 1 start, and one given it
+// (Settings.BestStart, as the page's workers hand it on), as the first and
+// the later best cases of an η sweep run it. The difference is what a pool
+// of two workers saves when the start is handed over instead of solved by
+// each.
 func BenchmarkBestCaseStart(b *testing.B) {
-	prep, run := noiseLessonBestCase(b)
+	pp, run := noiseLessonBestCase(b)
 	b.Run("solved", func(b *testing.B) {
 		for b.Loop() {
-			b.StopTimer()
-			pp := prep()
-			b.StartTimer()
-			run(b, pp)
+			run(b, pp, nil)
 		}
 	})
-	b.Run("kept", func(b *testing.B) {
-		pp := prep()
-		run(b, pp)
+	b.Run("given", func(b *testing.B) {
+		st := run(b, pp, nil)
 		for b.Loop() {
-			run(b, pp)
+			run(b, pp, st)
 		}
 	})
 }
 
 // noiseLessonBestCase returns the benchmarks' best-case job on Wine (every
 // row, 20 % of the triplets swapped with seed 1: the page's noise lesson):
-// prep prepares its triplets afresh (no start kept), run solves the best
-// case at η = 0.9, λ = 16, to 1e-3 on them. Both report failures by
-// b.Error, so that run may be called from another goroutine too.
-func noiseLessonBestCase(b *testing.B) (prep func() *Prepared, run func(*testing.B, *Prepared)) {
+// its triplets, prepared, and run, which solves the best case at η = 0.9,
+// λ = 16, to 1e-3 on them from the start given (nil: its own) and returns
+// its start. Both report failures by b.Error, so that run may be called
+// from another goroutine too.
+func noiseLessonBestCase(b *testing.B) (*Prepared, func(*testing.B, *Prepared, *BestStart) *BestStart) {
 	x, ds := loadStd(b, "wine.csv")
 	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
 	if err != nil {
 		b.Fatal(err)
 	}
-	prep = func() *Prepared {
-		pp, _, err := PrepareSwapped(x, ts, 0.2, 1)
+	pp, _, err := PrepareSwapped(x, ts, 0.2, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, pp *Prepared, st *BestStart) *BestStart {
+		res, err := Solve(context.Background(), pp.Problem(0.9, 16), Settings{Method: BestCase, Tol: 1e-3, BestStart: st})
 		if err != nil {
 			b.Error(err)
+			return nil
 		}
-		return pp
+		return res.BestStart
 	}
-	run = func(b *testing.B, pp *Prepared) {
-		if pp == nil {
-			return
-		}
-		if _, err := Solve(context.Background(), pp.Problem(0.9, 16), Settings{Method: BestCase, Tol: 1e-3}); err != nil {
-			b.Error(err)
-		}
-	}
-	return prep, run
+	return pp, run
 }
 
 // BenchmarkKNN times KNNError's k-NN (k = 5, Euclidean, on standardized
@@ -554,8 +548,8 @@ func BenchmarkKNN(b *testing.B) {
 // nothing else running (the page's main thread also needs a core while
 // they run).
 func BenchmarkTwoCores(b *testing.B) {
-	prep, run := noiseLessonBestCase(b)
-	job := func() { run(b, prep()) }
+	pp, run := noiseLessonBestCase(b)
+	job := func() { run(b, pp, nil) }
 	var alone, pair time.Duration
 	for b.Loop() {
 		t := time.Now()

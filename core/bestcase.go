@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -52,11 +51,11 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	if len(s.Warm) == n {
 		in0.Warm = s.Warm
 	}
-	r0, err := bestCaseStart(ctx, p, in0)
+	r0, bs, err := bestCaseStart(ctx, p, in0, s.BestStart)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Method: BestCase}
+	res := &Result{Method: BestCase, BestStart: bs}
 	if r0.Status == Cancelled {
 		res.Status, res.A = Cancelled, r0.A
 		return res, nil
@@ -68,7 +67,7 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 		// An outer step would only solve it again to the tolerance,
 		// elsewhere within it. It counts as one outer step, and its gap is
 		// a true certificate.
-		r0.Method, r0.Trusted, r0.Iter = BestCase, nil, 1
+		r0.Method, r0.Trusted, r0.Iter, r0.BestStart = BestCase, nil, 1, bs
 		for i := range n {
 			r0.Trusted = append(r0.Trusted, i)
 		}
@@ -137,160 +136,102 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	return res, nil
 }
 
-// keptStart is a best-case start kept on a Prepared: the η = 1 solution
-// for λ, solved cold to tol within maxIter iterations.
-type keptStart struct {
-	lambda, tol float64
-	maxIter     int
-	res         *Result
-}
-
-// bestCaseStart returns the best case's start for p: the η = 1 solution by
-// the inner settings in. A start solved cold (no warm start) that converged
-// is kept on p's preparation, one per Prepared, and returned again (as a
-// copy) for the same λ, tolerance and iteration limit: an η sweep's best
-// cases all start from it (on Wine's, the start was about three fifths of
-// each best-case run in the page).
-func bestCaseStart(ctx context.Context, p *Problem, in Settings) (*Result, error) {
-	pp := p.prepared()
-	full := &Problem{X: p.X, Triplets: p.Triplets, Eta: 1, Lambda: p.Lambda, prep: pp}
-	keep := pp != nil && in.Warm == nil
-	if keep {
-		pp.startMu.Lock()
-		k := pp.start
-		pp.startMu.Unlock()
-		if k != nil && k.lambda == p.Lambda && k.tol == in.Tol && k.maxIter == in.MaxIter {
-			return k.res.clone(), nil
-		}
-	}
-	if pp != nil {
-		pp.startMu.Lock()
-		pp.startsSolved++
-		pp.startMu.Unlock()
-	}
-	r, err := Solve(ctx, full, in)
-	if err != nil {
-		return nil, err
-	}
-	if keep && r.Status == Converged {
-		pp.startMu.Lock()
-		pp.start = &keptStart{lambda: p.Lambda, tol: in.Tol, maxIter: in.MaxIter, res: r.clone()}
-		pp.startMu.Unlock()
-	}
-	return r, nil
-}
-
-// A Start is the best case's η = 1 start as a Prepared keeps it: the
-// solution solved cold for Lambda to Tol within MaxIter iterations, its
-// metric A (d×d, row-major) and its q (one weight per triplet). Data is the
-// Prepared.Fingerprint of the data and triplets it was solved on.
+// A BestStart is the best case's start: the η = 1 solution (the convex
+// hinge problem on every triplet) solved cold for Lambda to Tol within
+// MaxIter iterations, its metric A (d×d, row-major, both triangles) and its
+// q (one weight per triplet).
 //
-// Prepared.Start hands the kept start out and Prepared.KeepStart takes one
-// solved elsewhere on the same data, so that several solvers that each
-// prepared the same triplets (the page's pool of workers, each running some
-// of an η sweep's best cases) solve the start once between them, as one
-// solver does. Solve is deterministic, so the start taken is the one a
-// solve would have returned, to the bit, and so are the runs from it.
-type Start struct {
+// Result.BestStart returns the start a best-case run began from, and
+// Settings.BestStart hands it to the next run on the same data and
+// triplets, which takes it instead of solving it when its λ, tolerance and
+// iteration limit are the run's. Solve is deterministic, so the start taken
+// is the one a solve would have returned, to the bit, and so are the runs
+// from it: an η sweep's best cases, run by one solver or by several (the
+// page's workers), solve the start once between them. Keeping starts, and
+// knowing which data they were solved on, is the caller's business.
+type BestStart struct {
 	Lambda, Tol float64
 	MaxIter     int
-	Data        uint64
 	A, Q        []float64
+
+	res *Result // the run that solved it, when it was solved in this process
 }
 
-// Start returns a copy of the start kept on pp, if there is one.
-func (pp *Prepared) Start() (Start, bool) {
-	pp.startMu.Lock()
-	k := pp.start
-	pp.startMu.Unlock()
-	if k == nil {
-		return Start{}, false
-	}
-	d := k.res.A.SymmetricDim()
+// newBestStart returns r, a converged cold run of the η = 1 problem, as a
+// start.
+func newBestStart(lambda float64, in Settings, r *Result) *BestStart {
+	d := r.A.SymmetricDim()
 	a := make([]float64, d*d)
 	for i := 0; i < d; i++ {
 		for j := 0; j < d; j++ {
-			a[i*d+j] = k.res.A.At(i, j) // both triangles (a clone keeps only the upper one)
+			a[i*d+j] = r.A.At(i, j)
 		}
 	}
-	return Start{Lambda: k.lambda, Tol: k.tol, MaxIter: k.maxIter, Data: pp.Fingerprint(), A: a, Q: slices.Clone(k.res.Q)}, true
+	return &BestStart{Lambda: lambda, Tol: in.Tol, MaxIter: in.MaxIter, A: a, Q: slices.Clone(r.Q), res: r.clone()}
 }
 
-// KeepStart keeps s, a start solved on data with pp's fingerprint, as if it
-// had been solved on pp: the best case's runs at s.Lambda with its
-// tolerance and iteration limit take it instead of solving it. It returns
-// an error, and keeps nothing, for a start of other data or one whose
-// sizes or values are not a start's (A d×d, symmetric and finite; q one
-// value in [0, 1] per triplet; λ and the tolerance positive).
-func (pp *Prepared) KeepStart(s Start) error {
-	_, d := pp.X.Dims()
-	n := len(pp.Triplets)
+// fits reports whether st is the start of a run at λ with the inner
+// settings in.
+func (st *BestStart) fits(lambda float64, in Settings) bool {
+	return st != nil && st.Lambda == lambda && st.Tol == in.Tol && st.MaxIter == in.MaxIter
+}
+
+// result returns st as the result of the run that solved it: that run's
+// own (a copy), or, for a start solved elsewhere, its metric and weights.
+func (st *BestStart) result() *Result {
+	if st.res != nil {
+		return st.res.clone()
+	}
+	d := int(math.Sqrt(float64(len(st.A))))
+	return &Result{Method: Fast, Status: Converged, A: mat.NewSymDense(d, slices.Clone(st.A)), Q: slices.Clone(st.Q)}
+}
+
+// Check returns an error if st cannot be the start of a problem with d
+// features and n triplets: A not d×d, symmetric and finite, q not one value
+// in [0, 1] per triplet, or λ, the tolerance or the iteration limit out of
+// range. A start that passes may still have been solved on other data:
+// that, Check cannot see.
+func (st *BestStart) Check(d, n int) error {
 	switch {
-	case s.Data != pp.Fingerprint():
-		return errors.New("core: the start was solved on other data or triplets")
-	case len(s.A) != d*d || len(s.Q) != n:
-		return fmt.Errorf("core: a start of %d metric entries and %d weights, want %d and %d", len(s.A), len(s.Q), d*d, n)
-	case !(s.Lambda > 0) || !(s.Tol > 0) || s.MaxIter < 0 || math.IsInf(s.Lambda, 0) || math.IsInf(s.Tol, 0):
-		return fmt.Errorf("core: a start for λ = %g, tolerance %g, %d iterations", s.Lambda, s.Tol, s.MaxIter)
+	case len(st.A) != d*d || len(st.Q) != n:
+		return fmt.Errorf("core: a start of %d metric entries and %d weights, want %d and %d", len(st.A), len(st.Q), d*d, n)
+	case !(st.Lambda > 0) || !(st.Tol > 0) || st.MaxIter < 0 || math.IsInf(st.Lambda, 0) || math.IsInf(st.Tol, 0):
+		return fmt.Errorf("core: a start for λ = %g, tolerance %g, %d iterations", st.Lambda, st.Tol, st.MaxIter)
 	}
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
-			if v := s.A[i*d+j]; !finite(v) || v != s.A[j*d+i] {
+			if v := st.A[i*d+j]; !finite(v) || v != st.A[j*d+i] {
 				return fmt.Errorf("core: the start's metric is not finite and symmetric at (%d, %d)", i, j)
 			}
 		}
 	}
-	for i, q := range s.Q {
+	for i, q := range st.Q {
 		if !(q >= 0 && q <= 1) {
 			return fmt.Errorf("core: the start's weight %d is %g, not in [0, 1]", i, q)
 		}
 	}
-	res := &Result{Method: Fast, Status: Converged, A: mat.NewSymDense(d, slices.Clone(s.A)), Q: slices.Clone(s.Q)}
-	pp.startMu.Lock()
-	pp.start = &keptStart{lambda: s.Lambda, tol: s.Tol, maxIter: s.MaxIter, res: res}
-	pp.startMu.Unlock()
 	return nil
 }
 
-// StartsSolved returns how many best-case starts were solved on pp rather
-// than taken from the one it keeps.
-func (pp *Prepared) StartsSolved() int {
-	pp.startMu.Lock()
-	defer pp.startMu.Unlock()
-	return pp.startsSolved
-}
-
-// Fingerprint returns a 64-bit FNV-1a hash of pp's data and triplets (X's
-// size and every value's bits, then every triplet's indices), computed once:
-// two preparations of the same data and triplets have the same one.
-func (pp *Prepared) Fingerprint() uint64 {
-	pp.fpOnce.Do(func() {
-		const prime = 1099511628211
-		h := uint64(14695981039346656037)
-		word := func(v uint64) {
-			for k := 0; k < 8; k++ {
-				h ^= v & 0xff
-				h *= prime
-				v >>= 8
-			}
+// bestCaseStart returns the best case's start for p, the η = 1 solution
+// by the inner settings in, and that solution as a start to keep: given,
+// when it fits (and no warm start is asked for), else the run solved here
+// when it was solved cold and converged, else nil.
+func bestCaseStart(ctx context.Context, p *Problem, in Settings, given *BestStart) (*Result, *BestStart, error) {
+	cold := in.Warm == nil
+	if cold && given.fits(p.Lambda, in) {
+		_, d := p.X.Dims()
+		if err := given.Check(d, len(p.Triplets)); err != nil {
+			panic(err.Error() + " (Settings.BestStart: check it with BestStart.Check)")
 		}
-		n, d := pp.X.Dims()
-		word(uint64(n))
-		word(uint64(d))
-		for i := 0; i < n; i++ {
-			for j := 0; j < d; j++ {
-				word(math.Float64bits(pp.X.At(i, j)))
-			}
-		}
-		word(uint64(len(pp.Triplets)))
-		for _, t := range pp.Triplets {
-			word(uint64(t.I))
-			word(uint64(t.J))
-			word(uint64(t.K))
-		}
-		pp.fp = h
-	})
-	return pp.fp
+		return given.result(), given, nil
+	}
+	full := &Problem{X: p.X, Triplets: p.Triplets, Eta: 1, Lambda: p.Lambda, prep: p.prepared()}
+	r, err := Solve(ctx, full, in)
+	if err != nil || !cold || r.Status != Converged {
+		return r, nil, err
+	}
+	return r, newBestStart(p.Lambda, in, r), nil
 }
 
 // clone returns a copy of r whose A, Q and Trusted are its own.

@@ -109,181 +109,137 @@ func TestBestCaseLeavesOutTheSwapped(t *testing.T) {
 	}
 }
 
-// The η = 1 start kept on a Prepared changes nothing but the time: runs at
-// several η on one preparation return, to the bit, what each returns on a
-// preparation of its own, and only the first solves the start (a second
-// λ, a warm start or a new tolerance solves it again).
-func TestBestCaseStartKept(t *testing.T) {
+// A best-case run returns its η = 1 start (Result.BestStart), and a run
+// given it (Settings.BestStart) changes nothing but the time: runs at
+// several η given the first run's start return, to the bit, what each
+// returns on its own, and take it rather than solve it; a start for
+// another λ or tolerance, or a warm start, makes the run solve its own.
+func TestBestStartTaken(t *testing.T) {
 	x, ds := loadStd(t, "wine.csv")
 	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prep := func() *Prepared {
-		pp, err := Prepare(x, ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pp
+	pp, err := Prepare(x, ts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	shared := prep()
-	solve := func(pp *Prepared, eta, lambda, tol float64, warm []float64) *Result {
+	solve := func(eta, lambda, tol float64, warm []float64, given *BestStart) *Result {
 		t.Helper()
-		r, err := Solve(context.Background(), pp.Problem(eta, lambda), Settings{Method: BestCase, Tol: tol, Warm: warm})
+		r, err := Solve(context.Background(), pp.Problem(eta, lambda), Settings{Method: BestCase, Tol: tol, Warm: warm, BestStart: given})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	same := func(a, b *Result) bool {
-		return mat.Equal(a.A, b.A) && slices.Equal(a.Q, b.Q) && slices.Equal(a.Trusted, b.Trusted) && a.Iter == b.Iter && a.Primal == b.Primal
+	first := solve(0.9, 16, 1e-3, nil, nil)
+	st := first.BestStart
+	if st == nil || st.Lambda != 16 || st.Tol != 1e-3 || len(st.Q) != len(ts) || len(st.A) != 13*13 {
+		t.Fatalf("the first run's start: %+v", st)
 	}
-	first := solve(shared, 0.9, 16, 1e-3, nil)
 	for _, eta := range []float64{0.8, 0.6, 0.5} {
-		kept := solve(shared, eta, 16, 1e-3, nil)
-		pp := prep()
-		fresh := solve(pp, eta, 16, 1e-3, nil)
-		if !same(kept, fresh) {
-			t.Errorf("η = %v: the run on the shared preparation (B = %v, %d trusted) differs from a fresh one (B = %v, %d trusted)",
-				eta, kept.Primal, len(kept.Trusted), fresh.Primal, len(fresh.Trusted))
+		taken := solve(eta, 16, 1e-3, nil, st)
+		own := solve(eta, 16, 1e-3, nil, nil)
+		if !sameBestCase(taken, own) {
+			t.Errorf("η = %v: from the start given, B = %v with %d trusted; from its own, B = %v with %d",
+				eta, taken.Primal, len(taken.Trusted), own.Primal, len(own.Trusted))
 		}
-		if pp.startsSolved != 1 {
-			t.Errorf("η = %v: %d starts solved on a fresh preparation; want 1", eta, pp.startsSolved)
+		if taken.BestStart != st {
+			t.Errorf("η = %v: the start given was not taken", eta)
 		}
 	}
-	// 1 for the first run, none for the three after it.
-	if got := shared.startsSolved; got != 1 {
-		t.Errorf("%d starts solved for 4 runs on the shared preparation; want 1", got)
-	}
-	n0 := shared.startsSolved
-	solve(shared, 0.8, 4, 1e-3, nil)     // another λ
-	solve(shared, 0.8, 4, 1e-4, nil)     // another tolerance
-	solve(shared, 0.8, 4, 1e-4, first.Q) // a warm start
-	solve(shared, 0.7, 4, 1e-4, nil)     // kept
-	if got := shared.startsSolved - n0; got != 3 {
-		t.Errorf("%d starts solved after a new λ, a new tolerance, a warm start and a repeat; want 3", got)
+	for _, c := range []struct {
+		name        string
+		lambda, tol float64
+		warm        []float64
+	}{
+		{"another λ", 4, 1e-3, nil},
+		{"another tolerance", 16, 1e-4, nil},
+		{"a warm start", 16, 1e-3, first.Q},
+	} {
+		r := solve(0.8, c.lambda, c.tol, c.warm, st)
+		if r.BestStart == st {
+			t.Errorf("%s: the start for λ = 16, 1e-3 was taken", c.name)
+		}
+		if (r.BestStart == nil) != (c.warm != nil) {
+			t.Errorf("%s: start returned %v; want one only from a cold start", c.name, r.BestStart != nil)
+		}
 	}
 }
 
-// A start handed from one preparation to another of the same data
-// (Prepared.Start, then KeepStart: the page's workers do so through the
-// page) gives, to the bit, the runs the start solved there gives, and none
-// is solved again; a start of other data, or one that is not a start's
-// shape, is refused and changes nothing.
-func TestBestCaseStartHandedOver(t *testing.T) {
+// sameBestCase reports whether two best-case runs returned the same bits.
+func sameBestCase(a, b *Result) bool {
+	return mat.Equal(a.A, b.A) && slices.Equal(a.Q, b.Q) && slices.Equal(a.Trusted, b.Trusted) && a.Iter == b.Iter && a.Primal == b.Primal
+}
+
+// A start rebuilt from its exported fields alone, as one crosses from one
+// worker to another, gives the runs the start gives where it was solved, to
+// the bit; Check refuses one whose sizes or values are not a start's, and
+// Solve panics on one the caller did not check.
+func TestBestStartHandedOver(t *testing.T) {
 	x, ds := loadStd(t, "wine.csv")
 	ts, err := LabelTriplets(x, ds.Labels, ds.Classes, 3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each preparation gets its own copies, as each worker has.
-	prep := func(ts []Triplet) *Prepared {
-		t.Helper()
-		pp, err := Prepare(mat.DenseCopyOf(x), slices.Clone(ts))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pp
+	pp, err := Prepare(x, ts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	solve := func(pp *Prepared, eta float64) *Result {
+	solve := func(eta float64, given *BestStart) *Result {
 		t.Helper()
-		r, err := Solve(context.Background(), pp.Problem(eta, 16), Settings{Method: BestCase, Tol: 1e-3})
+		r, err := Solve(context.Background(), pp.Problem(eta, 16), Settings{Method: BestCase, Tol: 1e-3, BestStart: given})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	from := prep(ts)
-	if _, ok := from.Start(); ok {
-		t.Fatal("a fresh preparation has a start")
-	}
-	want := solve(from, 0.9)
-	start, ok := from.Start()
-	if !ok || start.Lambda != 16 || start.Tol != 1e-3 || len(start.Q) != len(ts) {
-		t.Fatalf("after a best-case run: start %v (λ %v, tol %v, %d weights)", ok, start.Lambda, start.Tol, len(start.Q))
-	}
-	to := prep(ts)
-	if err := to.KeepStart(start); err != nil {
+	want := solve(0.9, nil)
+	st := want.BestStart
+	wire := &BestStart{Lambda: st.Lambda, Tol: st.Tol, MaxIter: st.MaxIter, A: slices.Clone(st.A), Q: slices.Clone(st.Q)}
+	d, n := x.RawMatrix().Cols, len(ts)
+	if err := wire.Check(d, n); err != nil {
 		t.Fatal(err)
 	}
 	for _, eta := range []float64{0.9, 0.6} {
-		got := solve(to, eta)
+		got := solve(eta, wire)
 		ref := want
 		if eta != 0.9 {
-			ref = solve(from, eta)
+			ref = solve(eta, nil)
 		}
-		if !mat.Equal(got.A, ref.A) || !slices.Equal(got.Q, ref.Q) || !slices.Equal(got.Trusted, ref.Trusted) || got.Iter != ref.Iter || got.Primal != ref.Primal {
+		if !sameBestCase(got, ref) || got.BestStart != wire {
 			t.Errorf("η = %v from the start handed over: B %v after %d outer steps; from its own, %v after %d", eta, got.Primal, got.Iter, ref.Primal, ref.Iter)
 		}
 	}
-	if n := to.StartsSolved(); n != 0 {
-		t.Errorf("%d starts solved on the preparation that was handed one; want 0", n)
-	}
-	if n := from.StartsSolved(); n != 1 {
-		t.Errorf("%d starts solved on the first preparation; want 1", n)
-	}
 
-	// Refusals, each on a fresh preparation, which keeps no start after it.
-	swapped := slices.Clone(ts)
-	swapped[7].J, swapped[7].K = swapped[7].K, swapped[7].J
-	bad := func(f func(s *Start)) Start {
-		s := start
-		s.A, s.Q = slices.Clone(start.A), slices.Clone(start.Q)
+	bad := func(f func(s *BestStart)) *BestStart {
+		s := *wire
+		s.A, s.Q = slices.Clone(wire.A), slices.Clone(wire.Q)
 		f(&s)
-		return s
+		return &s
 	}
-	d := x.RawMatrix().Cols
 	for _, c := range []struct {
 		name string
-		pp   *Prepared
-		s    Start
+		s    *BestStart
 		want string
 	}{
-		{"one triplet reversed", prep(swapped), start, "other data"},
-		{"one triplet fewer", prep(ts[:len(ts)-1]), start, "other data"},
-		{"a weight fewer", prep(ts), bad(func(s *Start) { s.Q = s.Q[1:] }), "weights"},
-		{"a weight above 1", prep(ts), bad(func(s *Start) { s.Q[3] = 1.5 }), "weight 3"},
-		{"a NaN weight", prep(ts), bad(func(s *Start) { s.Q[0] = math.NaN() }), "weight 0"},
-		{"an asymmetric metric", prep(ts), bad(func(s *Start) { s.A[1] += 1 }), "(0, 1)"},
-		{"an infinite metric", prep(ts), bad(func(s *Start) { s.A[d+1] = math.Inf(1) }), "(1, 1)"},
-		{"λ = 0", prep(ts), bad(func(s *Start) { s.Lambda = 0 }), "λ = 0"},
+		{"a weight fewer", bad(func(s *BestStart) { s.Q = s.Q[1:] }), "weights"},
+		{"a weight above 1", bad(func(s *BestStart) { s.Q[3] = 1.5 }), "weight 3"},
+		{"a NaN weight", bad(func(s *BestStart) { s.Q[0] = math.NaN() }), "weight 0"},
+		{"an asymmetric metric", bad(func(s *BestStart) { s.A[1] += 1 }), "(0, 1)"},
+		{"an infinite metric", bad(func(s *BestStart) { s.A[d+1] = math.Inf(1) }), "(1, 1)"},
+		{"λ = 0", bad(func(s *BestStart) { s.Lambda = 0 }), "λ = 0"},
 	} {
-		err := c.pp.KeepStart(c.s)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := c.s.Check(d, n); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want an error about %q", c.name, err, c.want)
 		}
-		if _, ok := c.pp.Start(); ok {
-			t.Errorf("%s: a start was kept", c.name)
-		}
 	}
-}
-
-// The fingerprint is the same for copies of the same data and triplets,
-// and moves with one bit of one value or one triplet's order.
-func TestFingerprint(t *testing.T) {
-	x := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6.5})
-	ts := []Triplet{{0, 1, 2}, {2, 1, 0}}
-	fp := func(x *mat.Dense, ts []Triplet) uint64 {
-		t.Helper()
-		pp, err := Prepare(x, ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pp.Fingerprint()
-	}
-	base := fp(x, ts)
-	if got := fp(mat.DenseCopyOf(x), slices.Clone(ts)); got != base {
-		t.Errorf("copies: %x, want %x", got, base)
-	}
-	ulp := mat.DenseCopyOf(x)
-	ulp.Set(2, 1, math.Nextafter(6.5, 7))
-	if fp(ulp, ts) == base {
-		t.Error("one value one ulp up: the same fingerprint")
-	}
-	if fp(x, []Triplet{{0, 2, 1}, {2, 1, 0}}) == base {
-		t.Error("one triplet reversed: the same fingerprint")
-	}
-	if fp(x, ts[:1]) == base {
-		t.Error("one triplet fewer: the same fingerprint")
-	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Solve took a start with a NaN weight")
+			}
+		}()
+		solve(0.8, bad(func(s *BestStart) { s.Q[0] = math.NaN() }))
+	}()
 }

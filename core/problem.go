@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -45,17 +44,6 @@ type Prepared struct {
 	w, u   []float64 // the fast method's scales (tripletScales)
 	maxK   float64   // max_i ‖K_i‖_F
 	checks error     // what Validate found wrong with X and Triplets, if anything
-
-	// The best case's last η = 1 start (bestcase.go), kept so that runs at
-	// other η on the same triplets and λ, such as the page's η sweep, do not
-	// solve it again. Solve is deterministic, so a kept start is the one a
-	// new solve would return, to the bit.
-	startMu      sync.Mutex
-	start        *keptStart
-	startsSolved int // η = 1 starts solved on it rather than taken from start (StartsSolved)
-
-	fpOnce sync.Once
-	fp     uint64 // Fingerprint, once computed
 }
 
 // Prepare checks x and ts (every index in range, every value finite and

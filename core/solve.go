@@ -138,6 +138,14 @@ type Settings struct {
 	// (the best case passes each outer step's metric to the next, the
 	// page's warm restarts the last run's). Other methods ignore it.
 	Start mat.Symmetric
+
+	// BestStart, if not nil, is the best case's η = 1 start, solved before
+	// on the same data and triplets (Result.BestStart returns it): a
+	// best-case run with no Warm takes it when its λ, tolerance and
+	// iteration limit are the run's, and solves its own otherwise. The
+	// caller vouches for the data; Solve panics if the start fails
+	// BestStart.Check. Other methods ignore it.
+	BestStart *BestStart
 }
 
 // Progress is the state after one iteration.
@@ -166,6 +174,10 @@ type Result struct {
 	Q        []float64     // the best dual point found, in Q̂
 	Lg       float64       // the global Lipschitz constant, when the method computed it
 	Trusted  []int         // BestCase: the triplets trusted at the end, by index
+	// BestCase: the η = 1 start the run began from, when it was solved
+	// cold and converged here or taken from Settings.BestStart: for the
+	// next run on these triplets.
+	BestStart *BestStart
 	// (For BestCase, Q is its η = 1 start's dual point, a warm start for a
 	// run at another λ; Settings.Warm is taken as such.)
 }

@@ -123,14 +123,14 @@ type Train struct {
 	Start Start
 }
 
-// Start is a best-case start (core.Start): the η = 1 solution a worker
+// Start is a best-case start (core.BestStart): the η = 1 solution a worker
 // solved for a batch's best case, which the page hands to its other
 // workers with their next best-case run, so that the pool solves it once,
 // as one worker does. Empty (no Q) when there is none. A and Q are arrays.
 type Start struct {
 	Lambda, Tol float64
 	MaxIter     int
-	Data        uint64    // core.Prepared.Fingerprint of the data and triplets it was solved on
+	Data        uint64    // the session's fingerprint of the data and triplets it was solved on
 	A           []float64 // d×d, row-major
 	Q           []float64 // one weight per triplet
 }
@@ -720,7 +720,7 @@ func (d *Dataset) checkArrays() error {
 }
 
 // check verifies a start's sizes: none, or a square metric (d ≤ 4,096) and
-// at most 2²² weights. Its values are core's to check (Prepared.KeepStart).
+// at most 2²² weights. Its values are core's to check (BestStart.Check).
 func (s *Start) check() error {
 	itoa := strconv.Itoa
 	d := int(math.Sqrt(float64(len(s.A))))

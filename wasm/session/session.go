@@ -95,6 +95,7 @@ type Session struct {
 	prep      *core.Prepared // the triplets of key with the edits, ready for any η and λ
 	swapped   []bool         // which of prep's triplets are reversed from the labels' order
 	warm      []float64      // q of the last run on prep
+	starts    starts         // the best case's start for prep
 	warmA     mat.Symmetric  // its metric: a warm restart's first primal point (any triplets, same d)
 	nDrop     int
 	nRev      int
@@ -385,12 +386,8 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		return fail(err)
 	}
 	p := s.prep.Problem(req.Eta, req.Lambda)
-	if st := req.Start; !st.Empty() {
-		// A start another worker solved: kept if it was solved on these
-		// triplets (core checks), else this run solves its own.
-		_ = s.prep.KeepStart(core.Start{Lambda: st.Lambda, Tol: st.Tol, MaxIter: st.MaxIter, Data: st.Data, A: st.A, Q: st.Q})
-	}
-	solved := s.prep.StartsSolved()
+	s.starts.on(s.prep)
+	s.starts.offer(req.Start)
 	warm := req.Warm && len(s.warm) == len(p.Triplets)
 	if !warm {
 		// A run from scratch starts its views from the Euclidean one; a
@@ -406,15 +403,11 @@ func (s *Session) Train(ctx context.Context, req protocol.Train, post func(*prot
 		return fail(err)
 	}
 	out.Method, out.Warm = method.String(), warm
-	if method == core.BestCase && req.Batch && s.prep.StartsSolved() > solved {
-		// This batch run solved the best case's start: the page hands it
-		// to its other workers, so that none solves it again. (A start that
-		// did not converge is not kept, and an older one for other
-		// settings is only a wasted hand-over: core uses a start only for
-		// its λ, tolerance and iteration limit.)
-		if st, ok := s.prep.Start(); ok && st.Lambda == req.Lambda {
-			out.Start = protocol.Start{Lambda: st.Lambda, Tol: st.Tol, MaxIter: st.MaxIter, Data: st.Data, A: st.A, Q: st.Q}
-		}
+	if st := s.starts.keep(res); method == core.BestCase && req.Batch {
+		// A start this batch run solved: the page hands it to its other
+		// workers, so that none solves it again. (A start that did not
+		// converge is not kept.)
+		out.Start = st
 	}
 	return out, nil
 }
@@ -609,7 +602,7 @@ func (s *Session) edit(drop, reverse []int) error {
 // it stops, a last progress with the status and the rest of the curve (the
 // views take a few more milliseconds).
 func (s *Session) solve(ctx context.Context, p *core.Problem, method core.Method, req protocol.Train, warm bool, post func(*protocol.Progress)) (*core.Result, error) {
-	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield}
+	settings := core.Settings{Method: method, Tol: req.Tol, MaxIter: req.MaxIter, YieldEvery: s.YieldEvery, Yield: s.Yield, BestStart: s.starts.start}
 	if warm {
 		settings.Warm = s.warm
 		if method == core.Fast && s.warmA != nil {
