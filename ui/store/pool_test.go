@@ -239,8 +239,8 @@ func TestPoolStop(t *testing.T) {
 	}
 	p.send(out)
 	p.drain()
-	if p.s.Status != Stopped || len(p.s.Sweep.Points) != 0 || p.s.Job != nil || len(p.s.inflight) != 0 {
-		t.Errorf("after Stop: %v, %d points, job %v, in flight %v", p.s.Status, len(p.s.Sweep.Points), p.s.Job, p.s.inflight)
+	if p.s.Status != Stopped || len(p.s.Sweep.Points) != 0 || p.s.Job != nil || len(p.s.lanes.inflight) != 0 {
+		t.Errorf("after Stop: %v, %d points, job %v, in flight %v", p.s.Status, len(p.s.Sweep.Points), p.s.Job, p.s.lanes.inflight)
 	}
 	// A new batch starts on both lanes again.
 	p.send(Reduce(p.s, Compare{}))

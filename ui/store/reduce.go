@@ -210,7 +210,7 @@ func reduce(s *State, a Action) []protocol.Message {
 	case WorkerDied:
 		// Every worker is gone (the glue ends the helpers with lane 0).
 		s.endBatch()
-		clear(s.inflight)
+		clear(s.lanes.inflight)
 		s.Helpers = nil
 		s.Ready, s.Loading = false, false
 		s.Restarts++
@@ -224,15 +224,8 @@ func reduce(s *State, a Action) []protocol.Message {
 		return s.dispatch()
 	case LaneLost:
 		s.Helpers = slices.DeleteFunc(s.Helpers, func(l int) bool { return l == a.Lane })
-		var ids []int
-		for id, l := range s.inflight {
-			if l == a.Lane {
-				ids = append(ids, id)
-			}
-		}
-		slices.Sort(ids)
 		var out []protocol.Message
-		for _, id := range ids {
+		for _, id := range s.lanes.on(a.Lane) {
 			out = append(out, s.reply(protocol.Message{ID: id, Kind: protocol.KindError,
 				Error: &protocol.Error{Message: "A solver worker stopped unexpectedly (" + a.Reason + ")."}})...)
 		}
@@ -422,7 +415,7 @@ func (s *State) abandonRun() []protocol.Message {
 // abandonBatch stops the batch's runs, and the current run if it is not
 // one of them; the views stay as they are.
 func (s *State) abandonBatch() []protocol.Message {
-	current := s.Status == Running && !s.running(s.RunID)
+	current := s.Status == Running && !s.lanes.running(s.RunID)
 	out := s.endBatch()
 	if current {
 		out = append(out, protocol.Message{ID: s.RunID, Kind: protocol.KindStop})

@@ -212,7 +212,7 @@ func (s *State) startSweep(axis string) []protocol.Message {
 		}
 		add(p.Method, p.Eta, p.Flip)
 	}
-	s.longestFirst(jobs)
+	longestFirst(jobs, func(j Job) (float64, bool) { t, ok := s.took[s.keyOf(j)]; return t, ok })
 	s.Sweep = Sweep{Axis: axis, Total: len(jobs)}
 	return s.startBatch(jobs)
 }
@@ -238,39 +238,6 @@ type jobKey struct {
 	eta, flip       float64
 }
 
-// longestFirst orders the cold runs of a sweep that may run on any lane
-// (after the first and its warm chain, before the last, which runs on
-// lane 0: pick) by the seconds each took in the last sweep of the dataset
-// that ran it, longest first, if every one of them has run. The lanes
-// take jobs in order, so the longest start first and the shortest fill
-// the end; an order fixed in advance cannot be: on Wine's noise lesson the
-// best case took longest at η = 0.5 natively and at η = 0.9 under js/wasm
-// (their outer steps differ with the order of the sums), and with the
-// best case at η = 0.9 … 0.5 after LMNN and Xing the second worker ran
-// nothing for the last 141 of a traced sweep's 769 ms (e2e TestFigures).
-// The order changes when each run starts, never what it computes, so the
-// results are those of the fixed order.
-func (s *State) longestFirst(jobs []Job) {
-	lo := 1
-	for lo < len(jobs) && jobs[lo].Warm {
-		lo++
-	}
-	hi := len(jobs) - 1
-	for hi > lo && jobs[hi].Warm {
-		hi--
-	}
-	if hi-lo < 2 {
-		return
-	}
-	mid := jobs[lo:hi]
-	for _, j := range mid {
-		if _, ok := s.took[s.keyOf(j)]; !ok || j.Warm {
-			return
-		}
-	}
-	slices.SortStableFunc(mid, func(a, b Job) int { return cmp.Compare(s.took[s.keyOf(b)], s.took[s.keyOf(a)]) })
-}
-
 func (s *State) keyOf(j Job) jobKey {
 	return jobKey{dataset: s.Params.Dataset, method: j.Method, eta: j.Eta, flip: j.Flip}
 }
@@ -286,9 +253,9 @@ func (s *State) needData() bool {
 // startBatch ends any batch or run going and starts jobs.
 func (s *State) startBatch(jobs []Job) []protocol.Message {
 	out := s.abandonBatch()
-	s.batch, s.cur = jobs, -1
-	if s.inflight == nil {
-		s.inflight, s.held = map[int]int{}, map[int][]protocol.Message{}
+	s.lanes.jobs, s.lanes.cur = jobs, -1
+	if s.lanes.inflight == nil {
+		s.lanes.inflight, s.held = map[int]int{}, map[int][]protocol.Message{}
 	}
 	return append(out, s.advance()...)
 }
@@ -297,13 +264,13 @@ func (s *State) startBatch(jobs []Job) []protocol.Message {
 // current run, and the messages it sent while ahead of the cursor are
 // replayed.
 func (s *State) advance() []protocol.Message {
-	s.cur++
-	if s.cur >= len(s.batch) {
-		s.batch, s.Queue, s.Job = nil, nil, nil
+	s.lanes.cur++
+	if s.lanes.cur >= len(s.lanes.jobs) {
+		s.lanes.jobs, s.Queue, s.Job = nil, nil, nil
 		return nil
 	}
-	j := &s.batch[s.cur]
-	s.Job, s.Queue = j, s.batch[s.cur+1:]
+	j := &s.lanes.jobs[s.lanes.cur]
+	s.Job, s.Queue = j, s.lanes.jobs[s.lanes.cur+1:]
 	s.show(j.id, j.Warm)
 	out := s.dispatch()
 	held := s.held[j.id]
@@ -321,23 +288,22 @@ func (s *State) advance() []protocol.Message {
 func (s *State) dispatch() []protocol.Message {
 	var out []protocol.Message
 	for _, lane := range append([]int{0}, s.Helpers...) {
-		if s.batch == nil {
+		if s.lanes.jobs == nil {
 			break
 		}
-		if s.busy(lane) {
+		if s.lanes.busy(lane) {
 			continue
 		}
-		i := s.pick(lane)
+		i := s.lanes.pick(lane)
 		if i < 0 {
 			continue
 		}
-		j := &s.batch[i]
-		j.id, j.lane = s.id(), lane
-		s.inflight[j.id] = lane
+		s.lanes.begin(i, s.id(), lane)
+		j := &s.lanes.jobs[i]
 		if lane != 0 {
 			s.HelperRuns++
 		}
-		if i == s.cur {
+		if i == s.lanes.cur {
 			s.RunID = j.id
 		}
 		m := s.request(j.id, j.Warm, j)
@@ -354,55 +320,15 @@ func (s *State) dispatch() []protocol.Message {
 	return out
 }
 
-// pick chooses the job lane takes next, or -1: first a warm job whose
-// predecessor lane has just run, else the first job not yet started
-// (lane 0 only for a warm first job, which starts from lane 0's last run,
-// and for the last group).
-func (s *State) pick(lane int) int {
-	last := 0 // where the last group starts
-	for i, j := range s.batch {
-		if !j.Warm {
-			last = i
-		}
-	}
-	for i := max(s.cur, 1); i < len(s.batch); i++ {
-		j, prev := s.batch[i], s.batch[i-1]
-		if j.id == 0 && j.Warm && prev.id != 0 && prev.lane == lane && !s.running(prev.id) {
-			return i
-		}
-	}
-	for i := max(s.cur, 0); i < len(s.batch); i++ {
-		j := s.batch[i]
-		switch {
-		case j.id != 0, j.Warm && i > 0:
-		case lane != 0 && (j.Warm || i >= last):
-		default:
-			return i
-		}
-	}
-	return -1
-}
-
-func (s *State) running(id int) bool { _, ok := s.inflight[id]; return ok }
-
-func (s *State) busy(lane int) bool {
-	for _, l := range s.inflight {
-		if l == lane {
-			return true
-		}
-	}
-	return false
-}
-
 // endBatch forgets the batch and stops every run of it still going (the
 // current one included); their last messages free their lanes.
 func (s *State) endBatch() []protocol.Message {
 	var out []protocol.Message
-	for id := range s.inflight {
+	for id := range s.lanes.inflight {
 		out = append(out, protocol.Message{ID: id, Kind: protocol.KindStop})
 	}
 	slices.SortFunc(out, func(a, b protocol.Message) int { return a.ID - b.ID })
-	s.batch, s.cur, s.Queue, s.Job = nil, 0, nil, nil
+	s.lanes.jobs, s.lanes.cur, s.Queue, s.Job = nil, 0, nil, nil
 	clear(s.held)
 	return out
 }
@@ -411,31 +337,31 @@ func (s *State) endBatch() []protocol.Message {
 // The glue sends Load and Triplets to lane 0 and copies them to the
 // helpers itself, once lane 0 has read them.
 func (s *State) LaneOf(m protocol.Message) int {
-	return s.inflight[m.ID]
+	return s.lanes.inflight[m.ID]
 }
 
 // side keeps a message of a batch run ahead of the cursor (ahead: the
 // views must not see it yet), and starts more jobs when m ends a run.
 func (s *State) side(m protocol.Message) (ahead bool, out []protocol.Message) {
-	for i := s.cur + 1; i < len(s.batch) && m.ID != s.RunID; i++ {
-		if s.batch[i].id == m.ID {
-			ahead = true
-			s.held[m.ID] = append(s.held[m.ID], m)
-		}
+	if m.ID != s.RunID && s.lanes.ahead(m.ID) {
+		ahead = true
+		s.held[m.ID] = append(s.held[m.ID], m)
 	}
-	if lane, ok := s.inflight[m.ID]; ok && (m.Kind == protocol.KindResult || m.Kind == protocol.KindError) {
+	if m.Kind != protocol.KindResult && m.Kind != protocol.KindError {
+		return ahead, nil
+	}
+	if lane, ok := s.lanes.end(m.ID); ok {
 		if r := m.Result; r != nil && !r.Start.Empty() {
 			// The run solved the best case's start: kept for the other
 			// lanes' best cases (dispatch), not with the result.
 			s.start, s.startLanes = r.Start, map[int]bool{lane: true}
 			r.Start = protocol.Start{}
-			for _, j := range s.batch {
+			for _, j := range s.lanes.jobs {
 				if j.id == m.ID {
 					s.startFlip = j.Flip // its noise rate: a flip sweep's runs differ in triplets
 				}
 			}
 		}
-		delete(s.inflight, m.ID)
 		out = s.dispatch()
 	}
 	return ahead, out
@@ -455,7 +381,7 @@ func (s *State) jobDone(r *protocol.Result) []protocol.Message {
 			// ends the batch) and all of them among the last MaxPinned,
 			// in their order: the chosen method's first (it is none of
 			// CompareMethods), then CompareMethods'.
-			cols := s.Pinned[max(0, len(s.Pinned)-len(s.batch)):]
+			cols := s.Pinned[max(0, len(s.Pinned)-len(s.lanes.jobs)):]
 			rank := func(r Run) int { return slices.Index(CompareMethods, r.Params.Method) }
 			slices.SortStableFunc(cols, func(a, b Run) int { return rank(a) - rank(b) })
 		}

@@ -140,9 +140,7 @@ type State struct {
 	Shared       *Shared                    // the last link or embed code given by Copy link / Copy embed code
 	opening      *SavedRun                  // a saved run (or a restored session) waiting for its dataset to load
 	restoredMsg  string                     // the message that says what was restored (OffersFresh)
-	batch        []Job                      // the batch Job and Queue point into (runs.go)
-	cur          int                        // the index of Job in batch
-	inflight     map[int]int                // batch runs not yet ended: id → lane
+	lanes        lanes                      // the batch Job and Queue point into, and its runs' lanes
 	held         map[int][]protocol.Message // messages of batch runs ahead of the cursor
 	took         map[jobKey]float64         // seconds each sweep run took last, for longestFirst
 	start        protocol.Start             // the best-case start a batch run solved last (Result.Start)
