@@ -61,8 +61,8 @@ func (c *primal) progress() Progress {
 		Primal: c.best, Dual: -c.lower, Budget: c.budget, Elapsed: time.Since(c.start)}
 }
 
-// solveBaseline runs a baseline method on p (of parts, only eigenStats).
-func solveBaseline(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Result, error) {
+// solveBaseline runs a baseline method on p.
+func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	e := newEvaluator(p)
 	d := e.d
 	res := &Result{Method: s.Method}
@@ -119,9 +119,7 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings, parts fastParts)
 	})
 	res.Status, err = endStatus(ctx, st, err)
 	res.Progress = c.progress()
-	if parts.eigenStats != nil {
-		parts.eigenStats(e.eigenFallbacks, c.iter)
-	}
+	res.EigenFallbacks = e.eigenFallbacks
 	res.A = c.metric()
 	if err != nil {
 		return res, &SolveError{Method: s.Method, Iter: c.iter, Err: err}

@@ -314,11 +314,11 @@ func TestNoEigenFallbacks(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	cases = append(cases, tc{"random-d120", randomProblem(rnd, 400, partialMinDim+20, 3000, 0.8, 1), Settings{Tol: 1e-3}})
 	for _, c := range cases {
-		var fallbacks, evals int
-		_, err := solve(context.Background(), c.p, c.s, fastParts{eigenStats: func(f, n int) { fallbacks, evals = f, n }})
+		res, err := Solve(context.Background(), c.p, c.s)
 		if err != nil {
 			t.Fatal(err)
 		}
+		fallbacks, evals := res.EigenFallbacks, max(res.Evaluations, res.Iter) // a baseline counts iterations
 		if evals == 0 {
 			t.Fatalf("%s: no evaluation", c.name)
 		}

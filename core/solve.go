@@ -174,6 +174,10 @@ type Result struct {
 	Q        []float64     // the best dual point found, in Q̂
 	Lg       float64       // the global Lipschitz constant, when the method computed it
 	Trusted  []int         // BestCase: the triplets trusted at the end, by index
+	// EigenFallbacks counts the partial eigendecompositions (of the
+	// positive part, d ≥ partialMinDim) that failed their residual check
+	// and were done again by LAPACK's Dsyev: each costs a full one on top.
+	EigenFallbacks int
 	// BestCase: the η = 1 start the run began from, when it was solved
 	// cold and converged here or taken from Settings.BestStart: for the
 	// next run on these triplets.
@@ -201,10 +205,6 @@ type fastParts struct {
 	// every iteration instead of the one its size takes (fistaShrink,
 	// fistaShrinkLarge).
 	shrink float64
-	// eigenStats, if not nil, receives at the end how many of the partial
-	// eigendecompositions fell back to Dsyev, and how many evaluations (for
-	// a baseline, iterations) there were (tests).
-	eigenStats func(fallbacks, evals int)
 }
 
 var fastFull = fastParts{}
@@ -216,7 +216,7 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	}
 	s.defaults()
 	if isBaseline(s.Method) {
-		return solveBaseline(ctx, p, s, parts)
+		return solveBaseline(ctx, p, s)
 	}
 	if s.Method == BestCase {
 		return solveBestCase(ctx, p, s)
@@ -263,9 +263,7 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	res.Progress = c.progress(time.Since(start))
 	res.Q = c.bestQ
 	a, aerr := c.metric()
-	if parts.eigenStats != nil {
-		parts.eigenStats(c.e.eigenFallbacks, c.evals)
-	}
+	res.EigenFallbacks = c.e.eigenFallbacks
 	res.A = a
 	if err == nil && aerr != nil {
 		res.Status, err = Failed, aerr
