@@ -17,7 +17,8 @@ cd "$(dirname "$0")"
 out=build
 mkdir -p "$out"
 flags=(-trimpath -ldflags="-s -w")
-GOOS=js GOARCH=wasm go build "${flags[@]}" -o "$out/app.wasm.tmp" ./wasm/app
+# RML_TAGS=e2e (the e2e tests' build) adds the page's test hooks (ui/hooks_e2e.go).
+GOOS=js GOARCH=wasm go build "${flags[@]}" -tags "${RML_TAGS:-}" -o "$out/app.wasm.tmp" ./wasm/app
 mv "$out/app.wasm.tmp" "$out/app.wasm"
 rm -f "$out/worker.wasm" "$out/worker.wasm.gz" # from before the two programs were one
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"

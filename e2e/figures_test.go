@@ -244,14 +244,6 @@ func TestFigures(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 
-	var sizes []string
-	for _, f := range []string{"app.wasm.gz"} {
-		st, err := os.Stat(filepath.Join("..", "build", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sizes = append(sizes, fmt.Sprintf("%s %d bytes", f, st.Size()))
-	}
 	lines := []string{
 		fmt.Sprintf("page ready (dataset loaded, Train enabled): %.0f ms after navigation", ready),
 		fmt.Sprintf("Iris, fast method, to relative gap 1e-6: %.0f ms from Train to converged (%s iterations)", iris, irisIters),
@@ -265,7 +257,6 @@ func TestFigures(t *testing.T) {
 		fmt.Sprintf("  a traced sweep on %s workers: %s", workers, tracedP),
 		"  a traced sweep on 1 worker: " + tracedQ,
 		"  " + bound,
-		"wasm, gzip: " + strings.Join(sizes, ", "),
 	}
 	for _, l := range lines {
 		t.Log(l)

@@ -57,6 +57,7 @@ func run(m *testing.M) int {
 
 	build := exec.Command("bash", "build.sh")
 	build.Dir = root
+	build.Env = append(os.Environ(), "RML_TAGS=e2e") // the page's test hooks (ui/hooks_e2e.go)
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: build.sh failed: %v\n%s", err, out)
 		return 1

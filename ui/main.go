@@ -8,7 +8,6 @@ package ui
 
 import (
 	"errors"
-	"runtime"
 	"strconv"
 	"syscall/js"
 	"time"
@@ -97,14 +96,7 @@ func Run() {
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
 	js.Global().Call("setInterval", g.watchdogT, 250)
-	// For the e2e tests (TestRendersNotKept, TestVisitLongTasks): the bytes
-	// of the page's Go heap still live after a full collection.
-	js.Global().Set("__rmlHeapLive", js.FuncOf(func(js.Value, []js.Value) any {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return float64(ms.HeapAlloc)
-	}))
+	exposeTestHooks()
 	// A link followed in this tab (the fragment changed by hand, or a
 	// lesson's link clicked on a course page) applies at once, as a new
 	// visit would. The page's own history.replaceState fires no event.
@@ -186,8 +178,9 @@ func (g *glue) Dispatch(a store.Action) {
 // Vecty panics on that.
 //
 // The page's body carries data-drawn, the number of redraws it reflects,
-// and window.__rmlRedraws the number asked for: equal, every panel shows
-// the store's state (the e2e tests read the page only then).
+// and the e2e build's window.__rmlRedraws the number asked for: equal,
+// every panel shows the store's state (the e2e tests read the page only
+// then).
 //
 // While a batch runs, the redraws a worker's reply asks for come at most
 // every batchRedrawEvery: one asked for sooner waits for then, and takes
@@ -200,7 +193,7 @@ func (g *glue) Dispatch(a store.Action) {
 // core").
 func (g *glue) redraw(reply bool) {
 	g.redraws++
-	js.Global().Set("__rmlRedraws", g.redraws)
+	redrawsAsked(g.redraws)
 	if reply && g.inBatch() {
 		g.redrawn.call(batchRedrawEvery, g.drawNow)
 		return
