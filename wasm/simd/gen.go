@@ -2,9 +2,10 @@
 
 // Gen writes module_gen.go: the kernels' module (simd.Module) as a string
 // constant, so that the app carries its 2.4 kB and not the assembler that
-// makes it (which, compiled for js/wasm, added about 360 kB to app.wasm).
-// Run by go generate ./wasm/simd; TestGeneratedModule fails when the file
-// is stale.
+// makes it (which, compiled for js/wasm, added about 360 kB to app.wasm);
+// and kernels.wat, the module's WebAssembly text (simd.Listing), to read.
+// Run by go generate ./wasm/simd; TestGeneratedModule and TestListing fail
+// when a file is stale.
 package main
 
 import (
@@ -35,6 +36,13 @@ func main() {
 		}
 	}
 	if err := os.WriteFile("module_gen.go", []byte(b.String()), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	wat, err := simd.Listing(simd.Module())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("kernels.wat", []byte(simd.WatHeader+wat), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
