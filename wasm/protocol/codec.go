@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"math"
+	"unsafe"
 )
 
 // writer encodes: varints for integers, 8 little-endian bytes for floats,
@@ -45,6 +46,8 @@ func (w *writer) str(p *string) {
 	w.uvarint(uint64(len(*p)))
 	w.b = append(w.b, *p...)
 }
+
+func (w *writer) text(p *string) { w.str(p) }
 
 func (w *writer) strs(p *[]string) {
 	w.uvarint(uint64(len(*p)))
@@ -159,6 +162,20 @@ func (r *reader) str(p *string) {
 		return
 	}
 	*p = string(r.b[:n])
+	r.b = r.b[n:]
+}
+
+// text reads a file's text without copying it: the string shares the
+// header's memory (Decode's header must not change afterwards). A CSV of
+// megabytes arrives in the worker once, as the header's bytes, and is read
+// from there (a copy here, and the session's conversion back to bytes,
+// were two more copies of it).
+func (r *reader) text(p *string) {
+	n := r.length(1)
+	if r.err != nil || n == 0 {
+		return
+	}
+	*p = unsafe.String(&r.b[0], n)
 	r.b = r.b[n:]
 }
 

@@ -293,6 +293,7 @@ type codec interface {
 	f64(*float64)
 	bool(*bool)
 	str(*string)
+	text(*string) // a file's text: not copied when decoded
 	strs(*[]string)
 	ints(*[]int)
 	rows(*[][]string)
@@ -301,7 +302,7 @@ type codec interface {
 
 func (m *Load) fields(c codec) {
 	c.str(&m.Builtin)
-	c.str(&m.CSV)
+	c.text(&m.CSV)
 	c.str(&m.FileName)
 	c.str(&m.Label)
 	c.str(&m.Missing)
@@ -313,7 +314,7 @@ func (m *Load) fields(c codec) {
 }
 
 func (m *Triplets) fields(c codec) {
-	c.str(&m.CSV)
+	c.text(&m.CSV)
 	c.str(&m.FileName)
 	c.str(&m.By)
 }
@@ -517,7 +518,9 @@ func Encode(m Message) (header []byte, data [][]float64, err error) {
 	return w.b, data, nil
 }
 
-// Decode joins a header and its arrays into a message and checks it.
+// Decode joins a header and its arrays into a message and checks it. The
+// texts of files (Load.CSV, Triplets.CSV) share header's memory, which must
+// not be changed afterwards.
 func Decode(header []byte, data [][]float64) (Message, error) {
 	var m Message
 	r := &reader{b: header}
