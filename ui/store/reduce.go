@@ -24,18 +24,28 @@ func Reduce(s *State, a Action) []protocol.Message {
 }
 
 func reduce(s *State, a Action) []protocol.Message {
+	for _, r := range []func(*State, Action) ([]protocol.Message, bool){reduceData, reduceSettings, reduceRuns, reduceFiles, reduceWorkers} {
+		if out, ok := r(s, a); ok {
+			return out
+		}
+	}
+	panic("store: unknown action")
+}
+
+// reduceData reduces the actions about the dataset and the triplet file: choosing, uploading and reading them; ok is false for any other action.
+func reduceData(s *State, a Action) ([]protocol.Message, bool) {
 	p := &s.Params
 	switch a := a.(type) {
 	case WorkerReady:
 		s.Ready, s.Builtins, s.Kernels = true, a.Builtins, a.Kernels
 		if p.Dataset != "" || s.CSV != "" {
-			return s.load(s.current())
+			return s.load(s.current()), true
 		}
 	case SelectBuiltin:
-		return s.load(source{dataset: a.Name})
+		return s.load(source{dataset: a.Name}), true
 	case Upload:
 		if isRunFile(a.Name, a.Text) {
-			return s.openRun(a.Name, a.Text)
+			return s.openRun(a.Name, a.Text), true
 		}
 		// Missing values drop their rows unless the user chooses otherwise
 		// (the notice counts them; refusing is one choice away): a file
@@ -48,7 +58,7 @@ func reduce(s *State, a Action) []protocol.Message {
 			// The same file again (edited, say): read as the user chose.
 			src.label, src.read = prev.label, prev.read
 		}
-		return s.load(src)
+		return s.load(src), true
 	case UploadFailed:
 		s.setError(a.Message)
 		s.at = AtData
@@ -57,34 +67,44 @@ func reduce(s *State, a Action) []protocol.Message {
 		if src.dataset == "" && (s.Failed != nil || src.label != a.Column) {
 			src.label = a.Column
 			src.read = src.read.with(a.Column, "label")
-			return s.load(src)
+			return s.load(src), true
 		}
 	case SetMissing:
 		src := s.retry()
 		src.read.Missing = a.Value
-		return s.load(src)
+		return s.load(src), true
 	case SetRole:
 		src := s.retry()
 		src.read = src.read.with(a.Column, a.Role)
-		return s.load(src)
+		return s.load(src), true
 	case UploadTriplets:
 		// The file in use, if any, stays until the new one is read: a
 		// file that cannot be read replaces nothing (reply).
 		s.tripletsBefore = s.TripletFile
 		s.TripletFile = &TripletFile{Name: a.Name, CSV: a.Text}
-		return s.readTriplets(true)
+		return s.readTriplets(true), true
 	case SetTripletsBy:
 		s.TripletsBy = a.Value
 		if s.TripletFile != nil {
-			return s.readTriplets(!s.FromFile)
+			return s.readTriplets(!s.FromFile), true
 		}
 	case UseTriplets:
 		if a.FromFile && s.Triplets == nil {
-			return nil
+			return nil, true
 		}
 		if s.FromFile != a.FromFile {
 			s.FromFile, s.Edits = a.FromFile, Edits{}
 		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// reduceSettings reduces the actions about the settings: each control, a link followed, a lesson chosen; ok is false for any other action.
+func reduceSettings(s *State, a Action) ([]protocol.Message, bool) {
+	p := &s.Params
+	switch a := a.(type) {
 	case SetKSame:
 		p.KSame, s.Edits = a.Value, Edits{}
 	case SetKDiff:
@@ -98,26 +118,46 @@ func reduce(s *State, a Action) []protocol.Message {
 	case SetSeed:
 		if p.Seed != a.Value {
 			p.Seed, s.Edits = a.Value, Edits{}
-			return s.load(s.current()) // the seed also draws the train/test split
+			return s.load(s.current()), true // the seed also draws the train/test split
 		}
 	case SetEta:
 		p.Eta = a.Value
-		return s.rerun()
+		return s.rerun(), true
 	case SetLambda:
 		p.Lambda = a.Value
-		return s.rerun()
-	case Train:
-		// Play after a pause goes on from where the run stopped (a warm
-		// start: the worker keeps its last solution for the same
-		// triplets); otherwise a run from scratch.
-		return s.train(s.Paused())
+		return s.rerun(), true
 	case FollowLink:
 		p, problems := linkParams(a.Fragment)
 		// The page keeps its layout (embed=, hide=): it was drawn for it.
 		p.View.Embed, p.View.Hide = s.Params.View.Embed, s.Params.View.Hide
 		out := s.applyParams(p, !p.View.Idle)
 		s.linkProblems(problems)
-		return out
+		return out, true
+	case ApplyPreset:
+		pr, ok := PresetNamed(a.Key)
+		if !ok {
+			return nil, true
+		}
+		next := *p
+		pr.apply(&next)
+		return s.applyParams(next, true), true // a lesson chosen is a lesson to watch
+	case Invalid:
+		s.Message, s.Notice = a.Message, false
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// reduceRuns reduces the actions about runs: training, stepping, comparing, sweeping, pinning, editing triplets, stopping; ok is false for any other action.
+func reduceRuns(s *State, a Action) ([]protocol.Message, bool) {
+	p := &s.Params
+	switch a := a.(type) {
+	case Train:
+		// Play after a pause goes on from where the run stopped (a warm
+		// start: the worker keeps its last solution for the same
+		// triplets); otherwise a run from scratch.
+		return s.train(s.Paused()), true
 	case Pin:
 		s.pin(s.Result, nil)
 	case Unpin:
@@ -125,9 +165,9 @@ func reduce(s *State, a Action) []protocol.Message {
 			s.Pinned = append(s.Pinned[:a.Index:a.Index], s.Pinned[a.Index+1:]...)
 		}
 	case Compare:
-		return s.startCompare()
+		return s.startCompare(), true
 	case SweepRun:
-		return s.startSweep(a.Axis)
+		return s.startSweep(a.Axis), true
 	case ToggleSeries:
 		if i := slices.Index(s.HiddenSeries, a.Name); i >= 0 {
 			s.HiddenSeries = slices.Delete(slices.Clone(s.HiddenSeries), i, i+1)
@@ -136,36 +176,55 @@ func reduce(s *State, a Action) []protocol.Message {
 		}
 	case Step:
 		if s.Status == Running {
-			return nil
+			return nil, true
 		}
 		// A tolerance of 1e-15 makes a step run its N iterations (a warm
 		// start near the optimum would otherwise stop at the first).
-		return s.startBatch([]Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: StepTol, MaxIter: max(1, a.N), Warm: s.Result != nil}})
+		return s.startBatch([]Job{{Kind: "step", Method: p.Method, Eta: p.Eta, Flip: p.Flip, Tol: StepTol, MaxIter: max(1, a.N), Warm: s.Result != nil}}), true
 	case DropTriplet:
 		s.Edits.Drop = toggle(s.Edits.Drop, a.Index)
 		s.Edits.Reverse = slices.DeleteFunc(slices.Clone(s.Edits.Reverse), func(i int) bool { return i == a.Index })
-		return s.rerun()
+		return s.rerun(), true
 	case ReverseTriplet:
 		s.Edits.Reverse = toggle(s.Edits.Reverse, a.Index)
 		s.Edits.Drop = slices.DeleteFunc(slices.Clone(s.Edits.Drop), func(i int) bool { return i == a.Index })
-		return s.rerun()
+		return s.rerun(), true
 	case ClearEdits:
 		s.Edits = Edits{}
-		return s.rerun()
+		return s.rerun(), true
+	case Stop:
+		s.Pending = false
+		if s.Opening != "" {
+			s.Message, s.Notice = "Stopped opening "+s.Opening+"; nothing changed.", true
+			s.Opening = ""
+			return nil, true
+		}
+		if s.Loading {
+			return s.stopLoad(), true
+		}
+		return s.abandonBatch(), true
+	case Reset:
+		out := s.abandonBatch()
+		s.RunID = s.id() // replies of the old run are ignored from now on
+		s.Steps = 0
+		s.clearRun()
+		s.Message = ""
+		return out, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// reduceFiles reduces the actions about what the page writes and reads back: exports, links, saved runs, the kept session; ok is false for any other action.
+func reduceFiles(s *State, a Action) ([]protocol.Message, bool) {
+	switch a := a.(type) {
 	case Export:
-		return nil // the glue writes the file from the state
+		return nil, true // the glue writes the file from the state
 	case Share:
 		sh := Shared(a)
 		s.Shared = &sh
-		return nil
-	case ApplyPreset:
-		pr, ok := PresetNamed(a.Key)
-		if !ok {
-			return nil
-		}
-		next := *p
-		pr.apply(&next)
-		return s.applyParams(next, true) // a lesson chosen is a lesson to watch
+		return nil, true
 	case RunReading:
 		if a.Done == 0 {
 			s.OpenSeq++
@@ -173,40 +232,29 @@ func reduce(s *State, a Action) []protocol.Message {
 		s.Opening, s.OpenDone, s.OpenTotal = a.Name, a.Done, a.Total
 	case RunRead:
 		if s.Opening != a.Name || s.OpenSeq != a.Seq {
-			return nil // stopped, or another file or dataset chosen since
+			return nil, true // stopped, or another file or dataset chosen since
 		}
 		s.Opening = ""
 		if a.Err != nil {
 			s.Message, s.Notice = a.Name+" could not be opened: "+a.Err.Error()+".", false
-			return nil
+			return nil, true
 		}
-		return s.openParsed(a.Name, a.Run, a.Params)
-	case Stop:
-		s.Pending = false
-		if s.Opening != "" {
-			s.Message, s.Notice = "Stopped opening "+s.Opening+"; nothing changed.", true
-			s.Opening = ""
-			return nil
-		}
-		if s.Loading {
-			return s.stopLoad()
-		}
-		return s.abandonBatch()
-	case Reset:
-		out := s.abandonBatch()
-		s.RunID = s.id() // replies of the old run are ignored from now on
-		s.Steps = 0
-		s.clearRun()
-		s.Message = ""
-		return out
-	case Invalid:
-		s.Message, s.Notice = a.Message, false
+		return s.openParsed(a.Name, a.Run, a.Params), true
 	case Restore:
-		return s.restore(a)
+		return s.restore(a), true
 	case StartFresh:
-		return s.startFresh()
+		return s.startFresh(), true
 	case KeepFailed:
 		s.Message, s.Notice = "This browser did not keep your work ("+a.Reason+"): a reload or a closed tab will lose it. Download the run to keep it.", false
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// reduceWorkers reduces the actions about the workers: their replies, their deaths, the helpers; ok is false for any other action.
+func reduceWorkers(s *State, a Action) ([]protocol.Message, bool) {
+	switch a := a.(type) {
 	case WorkerDied:
 		// Every worker is gone (the glue ends the helpers with lane 0).
 		s.endBatch()
@@ -221,7 +269,7 @@ func reduce(s *State, a Action) []protocol.Message {
 		}
 	case Helpers:
 		s.Helpers = slices.Clone(a.Lanes)
-		return s.dispatch()
+		return s.dispatch(), true
 	case LaneLost:
 		s.Helpers = slices.DeleteFunc(s.Helpers, func(l int) bool { return l == a.Lane })
 		var out []protocol.Message
@@ -229,13 +277,13 @@ func reduce(s *State, a Action) []protocol.Message {
 			out = append(out, s.reply(protocol.Message{ID: id, Kind: protocol.KindError,
 				Error: &protocol.Error{Message: "A solver worker stopped unexpectedly (" + a.Reason + ")."}})...)
 		}
-		return out
+		return out, true
 	case Reply:
-		return s.reply(a.Message)
+		return s.reply(a.Message), true
 	default:
-		panic("store: unknown action")
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 func (s *State) id() int {
@@ -508,172 +556,204 @@ func (s *State) reply(m protocol.Message) []protocol.Message {
 
 // replyCurrent handles a reply to the current load, run or triplet file.
 func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
+	var (
+		out  []protocol.Message
+		done bool // out is the answer: no pending run starts
+	)
 	switch {
 	case m.ID == s.LoadID && s.Loading && m.Kind == protocol.KindProgress:
 		s.LoadDone, s.LoadTotal = m.Progress.Done, m.Progress.Total
 	case m.ID == s.LoadID && s.Loading:
-		s.Loading = false
-		switch m.Kind {
-		case protocol.KindDataset:
-			d := m.Dataset
-			// The same data read again after the worker restarted keeps
-			// the result, the pinned runs, the sweep and the edits: they
-			// are still of this data. Other data starts afresh.
-			same := s.Data != nil && d.SHA256 == s.Data.SHA256 && d.Rows == s.Data.Rows && slices.Equal(d.Features, s.Data.Features)
-			if same && s.opening != nil && !s.opening.Restored {
-				// A saved run opened on the data loaded: the pinned runs
-				// are still of this data; the result is the run's.
-				s.RunID = 0
-				s.clearRun()
-				s.Sweep, s.Steps = Sweep{}, 0
-			} else if !same || !s.restarted {
-				s.RunID = 0
-				s.clearRun() // any result was on the previous dataset
-				s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0
-			} else if s.Status == Error {
-				s.Status = Idle // the run the worker died in is over; its result, if any, stays shown
-			}
-			s.use(s.loading)
-			s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
-			s.start, s.startLanes = protocol.Start{}, nil
-			if s.linkNote {
-				// Keep saying what the link held that was ignored, and add
-				// what the dataset says.
-				if d.Notice != "" {
-					s.Message += " " + d.Notice
-				}
-				s.linkNote = false
-			} else if s.restarted && d.Notice == "" {
-				// Keep saying that the worker was restarted, now as a notice.
-				s.Notice, s.restarted = true, false
-			} else {
-				s.Message, s.Notice = d.Notice, d.Notice != ""
-				if d.Notice != "" {
-					s.at, s.keepNote = AtData, true
-				}
-			}
-			s.opened(d)
-			if s.TripletFile != nil {
-				// The same data read again (another seed, label or column
-				// choice): its rows and split may differ, so the triplet
-				// file is read again.
-				return s.readTriplets(false)
-			}
-		case protocol.KindError:
-			// The current dataset (if any) stays loaded in the worker and
-			// here; the file is kept aside so that another label column
-			// can be chosen for it.
-			e := m.Error
-			if src := s.loading; src.dataset == "" {
-				s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label, Read: src.read}
-			}
-			s.Columns, s.Preview, s.Header, s.Table = e.Columns, e.Preview, e.Header, e.Table
-			s.setError(e.Message)
-			s.Pending = false
-			if s.Failed != nil {
-				s.at = AtData
-			}
-		}
+		out, done = s.loadReply(m)
 	case m.ID == s.RunID && (s.Status == Running || s.awaiting):
-		switch m.Kind {
-		case protocol.KindProgress:
-			s.progress(*m.Progress)
-			if st := m.Progress.Status; st != "" {
-				// The solver has stopped; the result's views follow. A
-				// converged run waits for them to say "converged": it
-				// may have collapsed to A = 0, which only the result says.
-				if st != spec.Converged {
-					s.finish(st)
-				}
-				s.awaiting = true
-			}
-		case protocol.KindResult:
-			r := m.Result
-			s.progress(r.Progress)
-			s.Result, s.ResultOf = r, m.ID
-			s.Version++
-			s.awaiting = false
-			s.Frame = nil
-			e := r.ErrLearn
-			if r.Collapsed {
-				e = math.NaN()
-			}
-			s.Errors.Iters = append(s.Errors.Iters, float64(r.Iter+s.Steps))
-			s.Errors.Errs = append(s.Errors.Errs, e)
-			s.finish(r.Status)
-			if r.Collapsed && s.Status == Converged {
-				s.Status = Collapsed
-			}
-			if j := s.Job; j != nil && j.Kind == "step" {
-				// A step ends at its iteration count by design: no notice.
-				s.Message, s.Notice = "", false
-			}
-			if s.Job != nil {
-				return s.jobDone(r)
-			}
-		case protocol.KindError:
-			s.awaiting = false
-			out := s.endBatch()
-			if s.Status == Stopped {
-				// Stopped before the solver began (while finding neighbours):
-				// the reason is a notice, not an error.
-				s.Message, s.Notice = m.Error.Message, true
-			} else {
-				s.setError(m.Error.Message)
-			}
-			return out
-		}
+		out, done = s.runReply(m)
 	case m.ID == s.tripletsID && s.TripletsLoading:
-		s.TripletsLoading = false
-		switch m.Kind {
-		case protocol.KindTripletSet:
-			t := m.TripletSet
-			s.Triplets, s.tripletsBefore = t, nil
-			msg := t.FileName + ": " + strconv.Itoa(t.Count) + " triplets read"
-			if t.Dropped > 0 {
-				msg += "; " + strconv.Itoa(t.Dropped) + " more name a row dropped for a missing value and are left out"
-			}
-			if t.HeldOut > 0 {
-				msg += "; " + strconv.Itoa(t.HeldOut) + " touch a row held out for the test error and are left out, so " + strconv.Itoa(t.Used) + " train"
-			}
-			if !s.tripletsFirst && s.OffersFresh() {
-				break // read again for a restored session: its notice says so
-			}
-			if s.tripletsFirst {
-				s.FromFile, s.Edits = true, Edits{}
-				if s.Params.Flip > 0 {
-					s.Params.Flip = 0
-					msg += ". Injected noise is off for them (raise it to swap some on purpose)"
-				}
-			}
-			s.Message, s.Notice = msg+".", true
-			s.at = AtSide
-		case protocol.KindError:
-			// A new file that cannot be read replaces nothing: the file in
-			// use before it (whose triplets the worker still holds) stays,
-			// and the message says so. A file read again that now fails
-			// (another way of naming rows, another split) leaves the
-			// labels' triplets in use and is kept, so that another way can
-			// be tried.
-			msg := m.Error.Message
-			if s.tripletsFirst && s.tripletsBefore != nil && s.Triplets != nil {
-				msg += ". The triplets of " + s.tripletsBefore.Name + " stay in use."
-				s.TripletFile, s.tripletsBefore = s.tripletsBefore, nil
-			} else {
-				s.Triplets, s.FromFile = nil, false
-				msg += ". The labels' triplets are used."
-			}
-			s.setError(msg)
-			s.Pending = false
-			s.at = AtSide
-		}
+		s.tripletsReply(m)
 	case m.ID == 0 && m.Kind == protocol.KindError:
 		s.setError(m.Error.Message)
+	}
+	if done {
+		return out
 	}
 	if s.Pending && s.CanTrain() {
 		return s.train(false)
 	}
 	return nil
+}
+
+// loadReply takes the end of a load: the dataset, or why it could not be
+// read. done says that out is the answer.
+func (s *State) loadReply(m protocol.Message) (out []protocol.Message, done bool) {
+	s.Loading = false
+	switch m.Kind {
+	case protocol.KindDataset:
+		return s.datasetLoaded(m.Dataset)
+	case protocol.KindError:
+		// The current dataset (if any) stays loaded in the worker and
+		// here; the file is kept aside so that another label column
+		// can be chosen for it.
+		e := m.Error
+		if src := s.loading; src.dataset == "" {
+			s.Failed = &Failed{FileName: src.file, CSV: src.csv, Label: src.label, Read: src.read}
+		}
+		s.Columns, s.Preview, s.Header, s.Table = e.Columns, e.Preview, e.Header, e.Table
+		s.setError(e.Message)
+		s.Pending = false
+		if s.Failed != nil {
+			s.at = AtData
+		}
+	}
+	return nil, false
+}
+
+// datasetLoaded takes the dataset a load read. done says that out is the
+// answer.
+func (s *State) datasetLoaded(d *protocol.Dataset) (out []protocol.Message, done bool) {
+	// The same data read again after the worker restarted keeps
+	// the result, the pinned runs, the sweep and the edits: they
+	// are still of this data. Other data starts afresh.
+	same := s.Data != nil && d.SHA256 == s.Data.SHA256 && d.Rows == s.Data.Rows && slices.Equal(d.Features, s.Data.Features)
+	if same && s.opening != nil && !s.opening.Restored {
+		// A saved run opened on the data loaded: the pinned runs
+		// are still of this data; the result is the run's.
+		s.RunID = 0
+		s.clearRun()
+		s.Sweep, s.Steps = Sweep{}, 0
+	} else if !same || !s.restarted {
+		s.RunID = 0
+		s.clearRun() // any result was on the previous dataset
+		s.Edits, s.Pinned, s.Sweep, s.Steps = Edits{}, nil, Sweep{}, 0
+	} else if s.Status == Error {
+		s.Status = Idle // the run the worker died in is over; its result, if any, stays shown
+	}
+	s.use(s.loading)
+	s.Data, s.Columns, s.Preview, s.Header, s.Table = d, d.Columns, d.Preview, d.Header, d.Table
+	s.start, s.startLanes = protocol.Start{}, nil
+	if s.linkNote {
+		// Keep saying what the link held that was ignored, and add
+		// what the dataset says.
+		if d.Notice != "" {
+			s.Message += " " + d.Notice
+		}
+		s.linkNote = false
+	} else if s.restarted && d.Notice == "" {
+		// Keep saying that the worker was restarted, now as a notice.
+		s.Notice, s.restarted = true, false
+	} else {
+		s.Message, s.Notice = d.Notice, d.Notice != ""
+		if d.Notice != "" {
+			s.at, s.keepNote = AtData, true
+		}
+	}
+	s.opened(d)
+	if s.TripletFile != nil {
+		// The same data read again (another seed, label or column
+		// choice): its rows and split may differ, so the triplet
+		// file is read again.
+		return s.readTriplets(false), true
+	}
+	return nil, false
+}
+
+// runReply takes a message of the run shown: its progress, its result or
+// its error. done says that out is the answer.
+func (s *State) runReply(m protocol.Message) (out []protocol.Message, done bool) {
+	switch m.Kind {
+	case protocol.KindProgress:
+		s.progress(*m.Progress)
+		if st := m.Progress.Status; st != "" {
+			// The solver has stopped; the result's views follow. A
+			// converged run waits for them to say "converged": it
+			// may have collapsed to A = 0, which only the result says.
+			if st != spec.Converged {
+				s.finish(st)
+			}
+			s.awaiting = true
+		}
+	case protocol.KindResult:
+		r := m.Result
+		s.progress(r.Progress)
+		s.Result, s.ResultOf = r, m.ID
+		s.Version++
+		s.awaiting = false
+		s.Frame = nil
+		e := r.ErrLearn
+		if r.Collapsed {
+			e = math.NaN()
+		}
+		s.Errors.Iters = append(s.Errors.Iters, float64(r.Iter+s.Steps))
+		s.Errors.Errs = append(s.Errors.Errs, e)
+		s.finish(r.Status)
+		if r.Collapsed && s.Status == Converged {
+			s.Status = Collapsed
+		}
+		if j := s.Job; j != nil && j.Kind == "step" {
+			// A step ends at its iteration count by design: no notice.
+			s.Message, s.Notice = "", false
+		}
+		if s.Job != nil {
+			return s.jobDone(r), true
+		}
+	case protocol.KindError:
+		s.awaiting = false
+		out := s.endBatch()
+		if s.Status == Stopped {
+			// Stopped before the solver began (while finding neighbours):
+			// the reason is a notice, not an error.
+			s.Message, s.Notice = m.Error.Message, true
+		} else {
+			s.setError(m.Error.Message)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// tripletsReply takes what the worker made of a triplet file.
+func (s *State) tripletsReply(m protocol.Message) {
+	s.TripletsLoading = false
+	switch m.Kind {
+	case protocol.KindTripletSet:
+		t := m.TripletSet
+		s.Triplets, s.tripletsBefore = t, nil
+		msg := t.FileName + ": " + strconv.Itoa(t.Count) + " triplets read"
+		if t.Dropped > 0 {
+			msg += "; " + strconv.Itoa(t.Dropped) + " more name a row dropped for a missing value and are left out"
+		}
+		if t.HeldOut > 0 {
+			msg += "; " + strconv.Itoa(t.HeldOut) + " touch a row held out for the test error and are left out, so " + strconv.Itoa(t.Used) + " train"
+		}
+		if !s.tripletsFirst && s.OffersFresh() {
+			break // read again for a restored session: its notice says so
+		}
+		if s.tripletsFirst {
+			s.FromFile, s.Edits = true, Edits{}
+			if s.Params.Flip > 0 {
+				s.Params.Flip = 0
+				msg += ". Injected noise is off for them (raise it to swap some on purpose)"
+			}
+		}
+		s.Message, s.Notice = msg+".", true
+		s.at = AtSide
+	case protocol.KindError:
+		// A new file that cannot be read replaces nothing: the file in
+		// use before it (whose triplets the worker still holds) stays,
+		// and the message says so. A file read again that now fails
+		// (another way of naming rows, another split) leaves the
+		// labels' triplets in use and is kept, so that another way can
+		// be tried.
+		msg := m.Error.Message
+		if s.tripletsFirst && s.tripletsBefore != nil && s.Triplets != nil {
+			msg += ". The triplets of " + s.tripletsBefore.Name + " stay in use."
+			s.TripletFile, s.tripletsBefore = s.tripletsBefore, nil
+		} else {
+			s.Triplets, s.FromFile = nil, false
+			msg += ". The labels' triplets are used."
+		}
+		s.setError(msg)
+		s.Pending = false
+		s.at = AtSide
+	}
 }
 
 // openRun reads a saved run (RunJSON): its settings apply at once; its
