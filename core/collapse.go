@@ -40,6 +40,8 @@ func (p *Problem) CollapsedResult(eigMax float64, res *Result) bool {
 // decided it (false: m lies inside the bracket).
 func (p *Problem) collapseVerdict(eigMax float64, res *Result) (collapsed, decided bool) {
 	switch res.Method {
+	case Hinge:
+		p = p.hinge() // the robust problem at η = 1: its certificate
 	case Fast, Nesterov, Gradient: // the robust problem's certificate
 	default:
 		// Another objective (P(0) is not Nη): only a metric zero to

@@ -827,3 +827,26 @@ func TestPrimalAverageExact(t *testing.T) {
 		}
 	}
 }
+
+// Hinge solves the robust problem at η = 1 whatever the problem's η: the
+// same bits as Fast on the problem at η = 1, named Hinge, with its budget
+// N (every triplet counts).
+func TestHingeIsEtaOne(t *testing.T) {
+	p := labelProblem(t, "wine.csv", 0.7, 4)
+	h, err := Solve(context.Background(), p, Settings{Method: Hinge, Tol: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := *p
+	one.Eta = 1
+	f, err := Solve(context.Background(), &one, Settings{Method: Fast, Tol: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Method != Hinge || !mat.Equal(h.A, f.A) || h.Iter != f.Iter || h.Primal != f.Primal || h.Budget != float64(len(p.Triplets)) {
+		t.Errorf("hinge: %v after %d iterations, P %v, budget %v; fast at η = 1: %d, %v", h.Method, h.Iter, h.Primal, h.Budget, f.Iter, f.Primal)
+	}
+	if eig, _ := Eigenvalues(h.A); p.CollapsedResult(eig[0], h) {
+		t.Error("the hinge metric on Wine was judged collapsed")
+	}
+}

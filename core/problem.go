@@ -63,6 +63,14 @@ func (pp *Prepared) Problem(eta, lambda float64) *Problem {
 	return &Problem{X: pp.X, Triplets: pp.Triplets, Eta: eta, Lambda: lambda, prep: pp}
 }
 
+// hinge returns p at η = 1, sharing its data and preparation: the plain
+// hinge-loss problem (Hinge).
+func (p *Problem) hinge() *Problem {
+	h := *p
+	h.Eta = 1
+	return &h
+}
+
 // prepared returns p's preparation if it still matches p's data.
 func (p *Problem) prepared() *Prepared {
 	pp := p.prep

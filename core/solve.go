@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -45,6 +46,11 @@ const (
 	// best case over which triplets to trust, where the paper takes the
 	// worst) by the convex–concave procedure: a local optimum (bestcase.go).
 	BestCase
+	// Hinge is the plain hinge loss on every triplet, λ/2‖A‖² + Σ_i
+	// (1 − tr(A K_i))_+: the robust problem at η = 1 whatever the
+	// problem's η, solved by Fast. It is the baseline that says what the
+	// worst case's budget adds under noise.
+	Hinge
 )
 
 func (m Method) String() string {
@@ -58,7 +64,7 @@ func (m Method) String() string {
 func ParseMethod(s string) (Method, error) {
 	i := slices.Index(spec.Methods, s)
 	if i < 0 {
-		return 0, fmt.Errorf("unknown method %q: expected fast, nesterov, gradient, lmnn, lmnn-sg, xing, euclid or bestcase", s)
+		return 0, fmt.Errorf("unknown method %q: expected one of %s", s, strings.Join(spec.Methods, ", "))
 	}
 	return Method(i), nil
 }
@@ -220,6 +226,17 @@ func solve(ctx context.Context, p *Problem, s Settings, parts fastParts) (*Resul
 	}
 	if s.Method == BestCase {
 		return solveBestCase(ctx, p, s)
+	}
+	if s.Method == Hinge {
+		s.Method = Fast
+		res, err := solve(ctx, p.hinge(), s, parts)
+		if res != nil {
+			res.Method = Hinge
+		}
+		if e, ok := err.(*SolveError); ok {
+			e.Method = Hinge
+		}
+		return res, err
 	}
 	N := len(p.Triplets)
 	if s.Warm != nil && len(s.Warm) != N {

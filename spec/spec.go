@@ -24,11 +24,12 @@ const (
 	Xing     = "xing"     // baseline: Xing et al.'s MMC, pairs read off the triplets
 	Euclid   = "euclid"   // baseline: A = I
 	BestCase = "bestcase" // beyond the paper: the best case over which Nη triplets to trust
+	Hinge    = "hinge"    // baseline: the plain hinge loss on every triplet (the robust problem at η = 1)
 )
 
 // Methods lists the methods in the order core numbers them: the three that
 // solve the robust problem, then the baselines.
-var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG, BestCase}
+var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG, BestCase, Hinge}
 
 // RMLMethods are the methods that solve the robust problem (the page's
 // choice of solver).

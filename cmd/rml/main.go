@@ -38,7 +38,7 @@ const usage = `rml learns a distance metric from noisy triplets (Huang et al., 2
 Usage:
   rml train --data F.csv [--label NAME] [--triplets T.csv] [--eta 0.8] [--lambda 1]
             [--k-same 3] [--k-diff 3] [--flip 0] [--seed 1] [--tol 1e-6] [--max-iter N]
-            [--method fast|nesterov|gradient|lmnn|lmnn-sg|xing|euclid|bestcase] [--json] [--save-problem P.json]
+            [--method fast|nesterov|gradient|lmnn|lmnn-sg|xing|euclid|bestcase|hinge] [--json] [--save-problem P.json]
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
   rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
             [--tune cv|test] [--triplets-from labels|paper] [--json]
@@ -142,7 +142,7 @@ func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 	fs.Float64Var(&c.flip, "flip", 0, "probability of swapping each triplet (injected noise)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random choice")
 	fs.IntVar(&c.maxIter, "max-iter", 0, "iteration limit (default 1,000,000; for lmnn 500)")
-	fs.StringVar(&c.method, "method", "fast", "the robust problem's solver (fast, nesterov, gradient), a baseline on the same triplets (lmnn, lmnn-sg, xing, euclid), or the best case (bestcase)")
+	fs.StringVar(&c.method, "method", "fast", "the robust problem's solver (fast, nesterov, gradient), a baseline on the same triplets (lmnn, lmnn-sg, xing, euclid; hinge: the plain hinge loss, η = 1), or the best case (bestcase)")
 }
 
 func (c *common) check(fs *flag.FlagSet) (core.Method, error) {
