@@ -136,7 +136,10 @@ type CompareRow struct {
 	// BudgetActive counts RML's repetitions whose budget Σq ≤ Nη bound at
 	// the optimum (RML then differs from the plain hinge-loss problem).
 	BudgetActive int
-	Iterations   []int // the final solve's iterations in each repetition
+	// Extended counts the repetitions whose λ was chosen past the grid's
+	// end (chooseLambdaFor): the grid alone would have cut the choice.
+	Extended   int
+	Iterations []int // the final solve's iterations in each repetition
 }
 
 // Learned is the mean and standard deviation of the errors of the n
@@ -239,6 +242,9 @@ feed:
 				if out.active[m] {
 					row.BudgetActive++
 				}
+				if out.extended[m] {
+					row.Extended++
+				}
 			}
 			row.Mean, row.Std = stat.MeanStdDev(row.Errors, nil)
 			if len(row.Errors) == 1 {
@@ -254,6 +260,7 @@ feed:
 type repOutcome struct {
 	errs, lambdas, secs []float64
 	collapsed, active   []bool
+	extended            []bool
 	iters               []int
 }
 
@@ -321,7 +328,7 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 	case warm == nil:
 	case method == LMNN && len(*warm) == d*d:
 		s.Start = mat.NewSymDense(d, slices.Clone(*warm))
-	case len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Nesterov || method == Gradient || method == BestCase):
+	case len(*warm) == len(sp.prep.Triplets) && (method == Fast || method == Nesterov || method == Gradient || method == BestCase || method == Hinge):
 		s.Warm = *warm
 	}
 	if q, ok := sp.rmlQ[lambda]; ok && method == BestCase {
@@ -384,7 +391,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 	train, test := StratifiedSplit(ds.Labels, o.TestFrac, seed)
 	n := len(o.Methods)
 	out := repOutcome{errs: make([]float64, n), lambdas: make([]float64, n), secs: make([]float64, n),
-		collapsed: make([]bool, n), active: make([]bool, n), iters: make([]int, n)}
+		collapsed: make([]bool, n), active: make([]bool, n), extended: make([]bool, n), iters: make([]int, n)}
 	final, err := newSplit(ctx, ds, train, test, o, seed)
 	if err != nil {
 		return out, err
@@ -419,7 +426,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 			lambda = rmlLambda // the same problem as RML's: its λ
 		case hasLambda(method):
 			var err error
-			if lambda, err = chooseLambdaFor(ctx, method, final, folds, o); err != nil {
+			if lambda, out.extended[m], err = chooseLambdaFor(ctx, method, final, folds, o); err != nil {
 				return out, err
 			}
 		}
@@ -489,26 +496,42 @@ func lmnnStart(final *split, folds []*split, lambda float64) *[]float64 {
 // chooseLambdaFor returns the λ of the grid with the lowest k-NN error:
 // summed over the folds (each solved from the largest λ down, warm-started
 // where the method allows), or on the test part when o.TuneOnTest. Ties go
-// to the larger λ.
-func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*split, o CompareOptions) (float64, error) {
+// to the larger λ. When the best λ is the grid's largest or smallest and
+// strictly better than its neighbour, the grid goes on past it by factors
+// of 4, up to maxExtend steps, for as long as each step is strictly
+// better: extended says so.
+func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*split, o CompareOptions) (lambda float64, extended bool, err error) {
 	grid := slices.Clone(o.Grid)
 	slices.Sort(grid)
 	slices.Reverse(grid)
-	errs := make([]float64, len(grid))
 	sets := folds
 	if o.TuneOnTest {
 		sets = []*split{final}
 	} else {
 		o = o.forCV()
 	}
-	for _, sp := range sets {
-		var warm []float64
-		for gi, l := range grid {
-			e, _, err := sp.score(ctx, method, l, o, &warm)
+	// cvError is the error at λ summed over the sets (warm: each set's
+	// start, nil for a cold one).
+	cvError := func(l float64, warm [][]float64) (float64, error) {
+		sum := 0.0
+		for i, sp := range sets {
+			var w *[]float64
+			if warm != nil {
+				w = &warm[i]
+			}
+			e, _, err := sp.score(ctx, method, l, o, w)
 			if err != nil {
 				return 0, fmt.Errorf("%v, choosing λ (λ = %g): %w", method, l, err)
 			}
-			errs[gi] += e
+			sum += e
+		}
+		return sum, nil
+	}
+	errs := make([]float64, len(grid))
+	warm := make([][]float64, len(sets))
+	for gi, l := range grid {
+		if errs[gi], err = cvError(l, warm); err != nil {
+			return 0, false, err
 		}
 	}
 	best := 0
@@ -517,8 +540,44 @@ func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*
 			best = gi
 		}
 	}
-	return grid[best], nil
+	lambda = grid[best]
+	if len(grid) < 2 || (best != 0 && best != len(grid)-1) {
+		return lambda, false, nil
+	}
+	// At an end: go on past it while that is strictly better.
+	factor, inner := 4.0, errs[1]
+	if best == len(grid)-1 {
+		factor, inner = 0.25, errs[len(grid)-2]
+	}
+	return extendPast(lambda, factor, errs[best], inner, func(l float64) (float64, error) { return cvError(l, nil) })
 }
+
+// extendPast goes on from λ, an end of the grid with error at and its
+// neighbour's inner, by factor at a time (cv gives the error at a λ), up
+// to maxExtend steps, while λ's error is strictly below the last one's,
+// and returns the best λ and whether it moved.
+func extendPast(lambda, factor, at, inner float64, cv func(float64) (float64, error)) (float64, bool, error) {
+	extended := false
+	for range maxExtend {
+		if !(at < inner-1e-12) {
+			break
+		}
+		next := lambda * factor
+		e, err := cv(next)
+		if err != nil {
+			return 0, false, err
+		}
+		if !(e < at-1e-12) {
+			break
+		}
+		lambda, inner, at, extended = next, at, e, true
+	}
+	return lambda, extended, nil
+}
+
+// maxExtend is how many factors of 4 chooseLambdaFor goes past the grid's
+// end (4⁵ = 1024: from 100 to 102,400, from 2⁻³ to 2⁻¹³).
+const maxExtend = 5
 
 // forCV returns the options of the cross-validation's solves: o with
 // CVTol and CVLMNNIters in place of Tol and LMNNIters where they are set.

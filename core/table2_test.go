@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -133,7 +134,7 @@ func TestCVSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chooseLambdaFor(context.Background(), LMNN, nil, []*split{fold}, o); err != nil {
+	if _, _, err := chooseLambdaFor(context.Background(), LMNN, nil, []*split{fold}, o); err != nil {
 		t.Fatal(err)
 	}
 	top := slices.Max(o.Grid)
@@ -143,5 +144,39 @@ func TestCVSettings(t *testing.T) {
 	}
 	if got := fold.lmnnA[top]; got == nil || !mat.Equal(got, one.A) {
 		t.Errorf("the cross-validation's LMNN fit at λ = %g is not one iteration's", top)
+	}
+}
+
+// extendPast goes past the grid's end while the error keeps falling: on
+// an error of |log λ − log 1000| from λ = 100, it tries 400 (better),
+// 1,600 (better), 6,400 (worse) and stops at 1,600; downwards from 2⁻³
+// the same; not at all when the end ties its neighbour (a flat error) or
+// is worse; and at most maxExtend steps.
+func TestExtendPast(t *testing.T) {
+	dist := func(to float64) func(float64) (float64, error) {
+		return func(l float64) (float64, error) { return math.Abs(math.Log(l) - math.Log(to)), nil }
+	}
+	at := func(cv func(float64) (float64, error), l float64) float64 { e, _ := cv(l); return e }
+	for _, c := range []struct {
+		name                  string
+		lambda, factor, inner float64
+		cv                    func(float64) (float64, error)
+		want                  float64
+		moved                 bool
+	}{
+		{"up", 100, 4, 10, dist(1000), 1600, true},
+		{"down", 0.125, 0.25, 10, dist(0.01), 0.0078125, true},
+		{"flat", 100, 4, 0, func(float64) (float64, error) { return 0, nil }, 100, false},
+		{"the end is no better than its neighbour", 100, 4, 0, dist(1000), 100, false},
+		{"capped", 100, 4, 100, dist(1e12), 100 * math.Pow(4, maxExtend), true},
+	} {
+		inner := c.inner
+		if c.name == "the end is no better than its neighbour" {
+			inner = at(c.cv, 100) // a tie
+		}
+		got, moved, err := extendPast(c.lambda, c.factor, at(c.cv, c.lambda), inner, c.cv)
+		if err != nil || math.Abs(got-c.want) > 1e-9*c.want || moved != c.moved {
+			t.Errorf("%s: λ %v, moved %v (%v); want %v, %v", c.name, got, moved, err, c.want, c.moved)
+		}
 	}
 }
