@@ -200,8 +200,8 @@ func TestFileNotes(t *testing.T) {
 }
 
 // table2 on Iris alone, one repetition: a row per method with the paper's
-// numbers beside ours (none for the best case, which the paper has not),
-// finite errors, and bad flags refused.
+// numbers beside ours (none for the hinge loss and the best case, which
+// the paper has not), finite errors, and bad flags refused.
 func TestTable2(t *testing.T) {
 	code, out, errs := runCLI("table2", "--data-dir", "../../assets/datasets", "--datasets", "iris", "--reps", "1", "--json")
 	if code != 0 {
@@ -213,25 +213,26 @@ func TestTable2(t *testing.T) {
 			Mean            float64
 			PaperMean       *float64
 			VsEuclid        *vsEuclid
+			VsHinge         *vsEuclid
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 6 {
+	if len(r.Rows) != 7 {
 		t.Fatalf("%d rows", len(r.Rows))
 	}
 	for _, row := range r.Rows {
-		if row.Dataset != "iris" || !(row.Mean >= 0 && row.Mean <= 100) || (row.PaperMean == nil) != (row.Method == "best case") {
+		if row.Dataset != "iris" || !(row.Mean >= 0 && row.Mean <= 100) || (row.PaperMean == nil) != (row.Method == "best case" || row.Method == "hinge") {
 			t.Errorf("row %+v", row)
 		}
 		// One split: no interval, so no paired comparison.
-		if row.VsEuclid != nil {
-			t.Errorf("%s: a comparison with Euclid from one split: %+v", row.Method, row.VsEuclid)
+		if row.VsEuclid != nil || row.VsHinge != nil {
+			t.Errorf("%s: a comparison from one split: %+v, %+v", row.Method, row.VsEuclid, row.VsHinge)
 		}
 	}
-	// Three splits: each method against Euclid, split by split, with a
-	// verdict that agrees with its interval and p-value.
+	// Three splits: each method against Euclid and the hinge loss, split
+	// by split, with a verdict that agrees with its interval and p-value.
 	code, out, errs = runCLI("table2", "--data-dir", "../../assets/datasets", "--datasets", "iris", "--reps", "3", "--tune", "test", "--json")
 	r.Rows = nil
 	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
@@ -245,6 +246,9 @@ func TestTable2(t *testing.T) {
 		}
 		if v != nil && (v.N != 3 || !(v.Lo <= v.Mean && v.Mean <= v.Hi) || (v.Verdict == "better") != (v.P < 0.05 && v.Hi < 0)) {
 			t.Errorf("%s: %+v", row.Method, v)
+		}
+		if h := row.VsHinge; (h == nil) != (row.Method == "hinge") || (h != nil && (h.N != 3 || !(h.Lo <= h.Mean && h.Mean <= h.Hi))) {
+			t.Errorf("%s: against the hinge loss %+v", row.Method, h)
 		}
 	}
 	for _, bad := range [][]string{{"--tune", "guess"}, {"--triplets-from", "oracle"}, {"--reps", "0"}, {"--eta", "2"},
