@@ -401,49 +401,105 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 	if sw.Axis != "" {
 		status = itoa(len(sw.Points)) + " of " + itoa(sw.Total) + " runs done."
 	}
-	x0, x1, axis := 0.5, 1.0, "η, the share of triplets trusted"
+	g := newSweepGeom(p, sw)
+	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "eta-sweep-chart"), vecty.Data("points", itoa(len(sw.Points))),
+		vecty.Attribute("viewBox", "0 0 "+f1(sweepW)+" "+f1(sweepH)), vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "test error against "+g.axis)),
+		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", g.box.X), vecty.Attribute("y", g.box.Y), vecty.Attribute("width", g.box.W), vecty.Attribute("height", g.box.H)))}
+	bands, binds, collapses := g.bands(sw, p.Method)
+	kids = append(kids, bands...)
+	kids = append(kids, g.ticks())
+	// Euclid: a dashed line at its error (it depends on neither axis's
+	// triplets: the split is the same).
+	if len(sw.Points) > 0 && !g.hidden(spec.Euclid) {
+		st := draw.MethodStyle(spec.Euclid)
+		y := g.Y(sw.Points[0].ErrEuclid)
+		kids = append(kids, svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash),
+			vecty.Attribute("d", "M"+f1(g.box.X)+" "+f1(y)+"h"+f1(g.box.W)))))
+	}
+	methods := []string{p.Method, spec.LMNN, spec.Xing, spec.BestCase}
+	series, summary := g.series(sw, methods)
+	kids = append(kids, series...)
+	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", g.box.X+g.box.W/2), vecty.Attribute("y", sweepH-8), vecty.Attribute("text-anchor", "middle")), vecty.Text(g.axis)))
+	if len(binds) > 0 {
+		summary = append(summary, "the budget binds at "+strings.Join(binds, ", "))
+	}
+	if len(collapses) > 0 {
+		summary = append(summary, "A collapses to 0 at "+strings.Join(collapses, ", "))
+	}
+	text := "Press a sweep button: each point appears as its run finishes."
+	if len(summary) > 0 {
+		text = "Test error. " + strings.Join(summary, "; ") + "."
+	}
+	return panel("8 · Sweep", "sweep",
+		buttons,
+		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Attribute("role", "status")), vecty.Text(status)),
+		svg("svg", kids...),
+		sweepLegend(append(methods, spec.Euclid), g.hidden, d),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each point is one run's 5-NN test error with its 95 % interval (Wilson's, over the "+itoa(p.Test)+" held-out rows); the series are nudged apart so that none hides another. "+
+			"Amber band: the budget Σq ≤ Nη binds; red band and ×: the metric collapsed to A = 0, so it has no error to plot. Every run starts from scratch; the one at the current settings is Train's.")),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "sweep-summary"), vecty.Class("summary")), vecty.Text(text)),
+	)
+}
+
+// sweepGeom places a sweep's points: the axis's range and title, the plot
+// box, the error scale's top, and which series the legend hid.
+type sweepGeom struct {
+	x0, x1, top float64
+	axis        string
+	xs          []float64 // the points' values along the axis
+	box         draw.Box
+	test        int // held-out rows, for the error's interval
+	hiddenSet   []string
+}
+
+func newSweepGeom(p SweepProps, sw store.Sweep) *sweepGeom {
+	g := &sweepGeom{x0: 0.5, x1: 1, axis: "η, the share of triplets trusted", test: p.Test, hiddenSet: p.Hidden,
+		box: draw.Box{X: 58, Y: 12, W: sweepW - 76, H: sweepH - 76}}
 	if sw.Axis == "flip" {
-		x0, x1, axis = 0, 0.4, "noise: share of triplets swapped"
+		g.x0, g.x1, g.axis = 0, 0.4, "noise: share of triplets swapped"
 	}
-	var xs []float64 // the points' values along the axis
 	for _, pt := range sw.Points {
-		if !slices.Contains(xs, pt.X) {
-			xs = append(xs, pt.X)
+		if !slices.Contains(g.xs, pt.X) {
+			g.xs = append(g.xs, pt.X)
 		}
 	}
-	for _, x := range xs {
-		x0, x1 = math.Min(x0, x), math.Max(x1, x)
-	}
-	box := draw.Box{X: 58, Y: 12, W: sweepW - 76, H: sweepH - 76}
-	X := func(v float64) float64 { return box.X + box.W*(v-x0)/(x1-x0) }
-	hidden := func(m string) bool { return slices.Contains(p.Hidden, m) }
-	interval := func(e float64) (lo, hi float64) {
-		if p.Test <= 0 || math.IsNaN(e) {
-			return e, e
-		}
-		return spec.Wilson(spec.Misclassified(e, p.Test), p.Test)
+	for _, x := range g.xs {
+		g.x0, g.x1 = math.Min(g.x0, x), math.Max(g.x1, x)
 	}
 	top := 0.1
 	for _, pt := range sw.Points {
-		if !pt.Collapsed && !hidden(pt.Method) {
-			_, hi := interval(pt.Err)
+		if !pt.Collapsed && !g.hidden(pt.Method) {
+			_, hi := g.interval(pt.Err)
 			top = math.Max(top, hi)
 		}
 		top = math.Max(top, pt.ErrEuclid)
 	}
-	top = math.Min(1, math.Ceil(top*10)/10)
-	Y := func(v float64) float64 { return box.Y + box.H*(1-v/top) }
-	kids := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "eta-sweep-chart"), vecty.Data("points", itoa(len(sw.Points))),
-		vecty.Attribute("viewBox", "0 0 "+f1(sweepW)+" "+f1(sweepH)), vecty.Attribute("role", "img"), vecty.Attribute("aria-label", "test error against "+axis)),
-		svg("rect", vecty.Markup(vecty.Class("plot-bg"), vecty.Attribute("x", box.X), vecty.Attribute("y", box.Y), vecty.Attribute("width", box.W), vecty.Attribute("height", box.H)))}
-	// Bands where the chosen method's budget binds or its metric collapsed.
-	half := (x1 - x0) / 10
-	if len(xs) > 1 {
-		half = (x1 - x0) / float64(2*(len(xs)-1))
+	g.top = math.Min(1, math.Ceil(top*10)/10)
+	return g
+}
+
+func (g *sweepGeom) X(v float64) float64  { return g.box.X + g.box.W*(v-g.x0)/(g.x1-g.x0) }
+func (g *sweepGeom) Y(v float64) float64  { return g.box.Y + g.box.H*(1-v/g.top) }
+func (g *sweepGeom) hidden(m string) bool { return slices.Contains(g.hiddenSet, m) }
+
+// interval is a test error's 95 % interval (Wilson's) over the held-out
+// rows.
+func (g *sweepGeom) interval(e float64) (lo, hi float64) {
+	if g.test <= 0 || math.IsNaN(e) {
+		return e, e
 	}
-	var binds, collapses []string
+	return spec.Wilson(spec.Misclassified(e, g.test), g.test)
+}
+
+// bands are the bands where method's budget binds or its metric
+// collapsed, with the axis values of each kind.
+func (g *sweepGeom) bands(sw store.Sweep, method string) (kids []vecty.MarkupOrChild, binds, collapses []string) {
+	half := (g.x1 - g.x0) / 10
+	if len(g.xs) > 1 {
+		half = (g.x1 - g.x0) / float64(2*(len(g.xs)-1))
+	}
 	for _, pt := range sw.Points {
-		if pt.Method != p.Method || !(pt.Active || pt.Collapsed) {
+		if pt.Method != method || !(pt.Active || pt.Collapsed) {
 			continue
 		}
 		cls, where := "band-binds", &binds
@@ -451,27 +507,28 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 			cls, where = "band-collapsed", &collapses
 		}
 		*where = append(*where, draw.Num(pt.X))
-		a, b := math.Max(x0, pt.X-half), math.Min(x1, pt.X+half)
-		kids = append(kids, svg("rect", vecty.Markup(vecty.Class(cls), vecty.Attribute("x", X(a)), vecty.Attribute("y", box.Y), vecty.Attribute("width", X(b)-X(a)), vecty.Attribute("height", box.H))))
+		a, b := math.Max(g.x0, pt.X-half), math.Min(g.x1, pt.X+half)
+		kids = append(kids, svg("rect", vecty.Markup(vecty.Class(cls), vecty.Attribute("x", g.X(a)), vecty.Attribute("y", g.box.Y), vecty.Attribute("width", g.X(b)-g.X(a)), vecty.Attribute("height", g.box.H))))
 	}
+	return kids, binds, collapses
+}
+
+// ticks are the error axis's ticks and one tick at each point's value.
+func (g *sweepGeom) ticks() *vecty.HTML {
 	ticks := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}
-	for _, t := range draw.Ticks(0, top, 4) {
-		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", Y(t)+4), vecty.Attribute("text-anchor", "end")), vecty.Text(pctTick(t))))
+	for _, t := range draw.Ticks(0, g.top, 4) {
+		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", g.box.X-6), vecty.Attribute("y", g.Y(t)+4), vecty.Attribute("text-anchor", "end")), vecty.Text(pctTick(t))))
 	}
-	for _, g := range xs {
-		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", X(g)), vecty.Attribute("y", box.Y+box.H+28), vecty.Attribute("text-anchor", "middle")), vecty.Text(draw.Num(g))))
+	for _, x := range g.xs {
+		ticks = append(ticks, svg("text", vecty.Markup(vecty.Attribute("x", g.X(x)), vecty.Attribute("y", g.box.Y+g.box.H+28), vecty.Attribute("text-anchor", "middle")), vecty.Text(draw.Num(x))))
 	}
-	kids = append(kids, svg("g", ticks...))
-	// Euclid: a dashed line at its error (it depends on neither axis's
-	// triplets: the split is the same).
-	if len(sw.Points) > 0 && !hidden(spec.Euclid) {
-		st := draw.MethodStyle(spec.Euclid)
-		y := Y(sw.Points[0].ErrEuclid)
-		kids = append(kids, svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash),
-			vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))))
-	}
-	var summary []string
-	methods := []string{p.Method, spec.LMNN, spec.Xing, spec.BestCase}
+	return svg("g", ticks...)
+}
+
+// series draws each method's points, in its style, nudged apart, with
+// their intervals and a cross where the metric collapsed, and says them in
+// words (summary), hidden ones too.
+func (g *sweepGeom) series(sw store.Sweep, methods []string) (kids []vecty.MarkupOrChild, summary []string) {
 	sc := draw.Scatter{Unit: 1} // markers at pixel positions: At is the identity with Box and centre 0
 	for i, m := range methods {
 		st := draw.MethodStyle(m)
@@ -483,15 +540,15 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 			if pt.Method != m {
 				continue
 			}
-			x := X(pt.X) + nudge
+			x := g.X(pt.X) + nudge
 			if pt.Collapsed {
-				cross += "M" + f1(x-4) + " " + f1(box.Y+4) + "l8 8m0 -8l-8 8"
+				cross += "M" + f1(x-4) + " " + f1(g.box.Y+4) + "l8 8m0 -8l-8 8"
 				said = append(said, draw.Num(pt.X)+": A = 0")
 				continue
 			}
-			y := Y(pt.Err)
-			lo, hi := interval(pt.Err)
-			bars += "M" + f1(x) + " " + f1(Y(lo)) + "V" + f1(Y(hi))
+			y := g.Y(pt.Err)
+			lo, hi := g.interval(pt.Err)
+			bars += "M" + f1(x) + " " + f1(g.Y(lo)) + "V" + f1(g.Y(hi))
 			if path == "" {
 				path = "M"
 			} else {
@@ -505,13 +562,13 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 			continue
 		}
 		summary = append(summary, methodName(m)+" — "+strings.Join(said, ", "))
-		if hidden(m) {
+		if g.hidden(m) {
 			continue
 		}
 		if (m == spec.LMNN || m == spec.Xing) && sw.Axis == "eta" && path != "" {
 			// η-free: one run, drawn across.
-			y := Y(sw.Points[slices.IndexFunc(sw.Points, func(pt store.SweepPoint) bool { return pt.Method == m })].Err)
-			path = "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
+			y := g.Y(sw.Points[slices.IndexFunc(sw.Points, func(pt store.SweepPoint) bool { return pt.Method == m })].Err)
+			path = "M" + f1(g.box.X) + " " + f1(y) + "h" + f1(g.box.W)
 		}
 		rows := make([]int, len(marks)/2)
 		for k := range rows {
@@ -523,35 +580,20 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 			svg("path", vecty.Markup(vecty.Class("mark"), vecty.Data("method", m), vecty.Style("stroke", st.Colour), vecty.Style("fill", st.Colour), vecty.Attribute("d", sc.Markers(marks, rows, st.Marker, 4)))),
 			svg("path", vecty.Markup(vecty.Class("cross"), vecty.Style("stroke", st.Colour), vecty.Attribute("d", cross))))
 	}
-	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", sweepH-8), vecty.Attribute("text-anchor", "middle")), vecty.Text(axis)))
-	if len(binds) > 0 {
-		summary = append(summary, "the budget binds at "+strings.Join(binds, ", "))
-	}
-	if len(collapses) > 0 {
-		summary = append(summary, "A collapses to 0 at "+strings.Join(collapses, ", "))
-	}
-	text := "Press a sweep button: each point appears as its run finishes."
-	if len(summary) > 0 {
-		text = "Test error. " + strings.Join(summary, "; ") + "."
-	}
+	return kids, summary
+}
+
+// sweepLegend is the legend whose keys show or hide each series.
+func sweepLegend(methods []string, hidden func(string) bool, d func(store.Action)) *vecty.HTML {
 	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend", "toggles"), vecty.Attribute("role", "group"), vecty.Attribute("aria-label", "series shown"))}
-	for _, m := range append(methods, spec.Euclid) {
-		m := m
+	for _, m := range methods {
 		st := draw.MethodStyle(m)
 		legend = append(legend, elem.Button(vecty.Markup(vecty.Class("mini", "series-key"), vecty.Data("testid", "series-"+m),
 			vecty.Attribute("aria-pressed", strconv.FormatBool(!hidden(m))), vecty.Attribute("title", "show or hide "+methodName(m)),
 			event.Click(func(*vecty.Event) { d(store.ToggleSeries{Name: m}) })),
 			seriesKey(st), vecty.Text(methodName(m))))
 	}
-	return panel("8 · Sweep", "sweep",
-		buttons,
-		elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Attribute("role", "status")), vecty.Text(status)),
-		svg("svg", kids...),
-		elem.Div(legend...),
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Each point is one run's 5-NN test error with its 95 % interval (Wilson's, over the "+itoa(p.Test)+" held-out rows); the series are nudged apart so that none hides another. "+
-			"Amber band: the budget Σq ≤ Nη binds; red band and ×: the metric collapsed to A = 0, so it has no error to plot. Every run starts from scratch; the one at the current settings is Train's.")),
-		elem.Paragraph(vecty.Markup(vecty.Data("testid", "sweep-summary"), vecty.Class("summary")), vecty.Text(text)),
-	)
+	return elem.Div(legend...)
 }
 
 // seriesKey is a learner's line and marker, small, for a legend.
