@@ -122,7 +122,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	c.rendered = true
 	markRender("chart")
 	s := c.Props
-	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
+	iters, gaps, last := s.Trace.Iters, s.Trace.Gaps, s.Last
 	box := draw.Box{X: 44, Y: 8, W: chartW - 56, H: chartH - 44}
 	children := []vecty.MarkupOrChild{vecty.Markup(
 		vecty.Data("testid", "gap-chart"), vecty.Data("points", strconv.Itoa(len(iters))),
@@ -144,58 +144,9 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 	ok = ok && !s.BestCase // its trace is 1 while the set changes, then 0: no gap to draw
 	c.curve, c.drawn = cv, ok
 	if ok {
-		var grid, labels []vecty.MarkupOrChild
-		gridPath := ""
-		// A label every few decades when the decades are many: each needs
-		// about 17 units of height at the phone's font (style.css).
-		every := math.Max(1, math.Ceil((cv.YHi-cv.YLo+1)*17/box.H))
-		for e := cv.YLo; e <= cv.YHi; e++ {
-			y := cv.Y(math.Pow(10, e))
-			gridPath += "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
-			if math.Mod(cv.YHi-e, every) == 0 {
-				labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", y+4), vecty.Attribute("text-anchor", "end")),
-					vecty.Text("1e"+strconv.Itoa(int(e)))))
-			}
-		}
-		for _, t := range draw.Ticks(0, cv.XMax, 5) {
-			x := cv.X(t)
-			gridPath += "M" + f1(x) + " " + f1(box.Y) + "v" + f1(box.H)
-			labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", x), vecty.Attribute("y", box.Y+box.H+16), vecty.Attribute("text-anchor", "middle")),
-				vecty.Text(strconv.FormatFloat(t, 'f', -1, 64))))
-		}
-		grid = append(grid, svg("path", vecty.Markup(vecty.Class("grid"), vecty.Attribute("d", gridPath))))
-		children = append(children, grid...)
-		children = append(children, svg("g", append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}, labels...)...))
-		// The stopping level (spec's rule).
-		if stop := spec.StopGap(tol, last.Primal); stop > 0 && math.Log10(stop) >= cv.YLo {
-			y := cv.Y(stop)
-			children = append(children,
-				svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
-				svg("text", vecty.Markup(vecty.Class("tol-label"), vecty.Attribute("x", box.X+box.W-4), vecty.Attribute("y", y-4), vecty.Attribute("text-anchor", "end")), vecty.Text("stop")))
-		}
-		children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", c.path(cv, ti, gi)))))
-		if c.hovered && c.hover >= 0 && c.hover < len(iters) {
-			x, y := cv.X(iters[c.hover]), cv.Y(gaps[c.hover])
-			anchor, tx := "start", x+6
-			if x > box.X+box.W*0.6 {
-				anchor, tx = "end", x-6
-			}
-			children = append(children,
-				svg("path", vecty.Markup(vecty.Class("cursor"), vecty.Attribute("d", "M"+f1(x)+" "+f1(box.Y)+"v"+f1(box.H)))),
-				svg("circle", vecty.Markup(vecty.Class("dot"), vecty.Attribute("cx", x), vecty.Attribute("cy", y), vecty.Attribute("r", 3))),
-				svg("text", vecty.Markup(vecty.Data("testid", "gap-hover"), vecty.Class("hover-label"), vecty.Attribute("x", tx), vecty.Attribute("y", box.Y+14), vecty.Attribute("text-anchor", anchor)),
-					vecty.Text("t = "+strconv.Itoa(int(iters[c.hover]))+", Δ = "+draw.Num(gaps[c.hover]))))
-		}
+		children = append(children, c.curveKids(box, cv, ti, gi)...)
 	} else {
-		msg := "Train to see Δ_t fall."
-		switch {
-		case s.BestCase:
-			msg = "Best case: no duality gap; a local optimum after " + outerSteps(last.Iter) + "."
-		case last.Phase == "neighbours" && s.Running:
-			msg = "Finding nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
-		}
-		children = append(children, svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
-			vecty.Text(msg)))
+		children = append(children, emptyChart(s))
 	}
 	children = append(children, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", box.X+box.W/2), vecty.Attribute("y", chartH-4), vecty.Attribute("text-anchor", "middle")), vecty.Text("iteration t")))
 
@@ -249,3 +200,68 @@ func (c *Chart) pointer(e *vecty.Event, iters []float64) {
 }
 
 func (c *Chart) wasRendered() bool { return c.rendered }
+
+// curveKids draws the gap's curve on its grid of decades and iterations,
+// the stopping level, and the hovered point.
+func (c *Chart) curveKids(box draw.Box, cv draw.Curve, ti, gi []float64) []vecty.MarkupOrChild {
+	s := c.Props
+	iters, gaps, last, tol := s.Trace.Iters, s.Trace.Gaps, s.Last, s.Tol
+	var grid, labels []vecty.MarkupOrChild
+	gridPath := ""
+	// A label every few decades when the decades are many: each needs
+	// about 17 units of height at the phone's font (style.css).
+	every := math.Max(1, math.Ceil((cv.YHi-cv.YLo+1)*17/box.H))
+	for e := cv.YLo; e <= cv.YHi; e++ {
+		y := cv.Y(math.Pow(10, e))
+		gridPath += "M" + f1(box.X) + " " + f1(y) + "h" + f1(box.W)
+		if math.Mod(cv.YHi-e, every) == 0 {
+			labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", box.X-6), vecty.Attribute("y", y+4), vecty.Attribute("text-anchor", "end")),
+				vecty.Text("1e"+strconv.Itoa(int(e)))))
+		}
+	}
+	for _, t := range draw.Ticks(0, cv.XMax, 5) {
+		x := cv.X(t)
+		gridPath += "M" + f1(x) + " " + f1(box.Y) + "v" + f1(box.H)
+		labels = append(labels, svg("text", vecty.Markup(vecty.Attribute("x", x), vecty.Attribute("y", box.Y+box.H+16), vecty.Attribute("text-anchor", "middle")),
+			vecty.Text(strconv.FormatFloat(t, 'f', -1, 64))))
+	}
+	grid = append(grid, svg("path", vecty.Markup(vecty.Class("grid"), vecty.Attribute("d", gridPath))))
+	var children []vecty.MarkupOrChild
+	children = append(children, grid...)
+	children = append(children, svg("g", append([]vecty.MarkupOrChild{vecty.Markup(vecty.Class("ticks"))}, labels...)...))
+	// The stopping level (spec's rule).
+	if stop := spec.StopGap(tol, last.Primal); stop > 0 && math.Log10(stop) >= cv.YLo {
+		y := cv.Y(stop)
+		children = append(children,
+			svg("path", vecty.Markup(vecty.Class("tol"), vecty.Attribute("d", "M"+f1(box.X)+" "+f1(y)+"h"+f1(box.W)))),
+			svg("text", vecty.Markup(vecty.Class("tol-label"), vecty.Attribute("x", box.X+box.W-4), vecty.Attribute("y", y-4), vecty.Attribute("text-anchor", "end")), vecty.Text("stop")))
+	}
+	children = append(children, svg("path", vecty.Markup(vecty.Class("curve"), vecty.Attribute("d", c.path(cv, ti, gi)))))
+	if c.hovered && c.hover >= 0 && c.hover < len(iters) {
+		x, y := cv.X(iters[c.hover]), cv.Y(gaps[c.hover])
+		anchor, tx := "start", x+6
+		if x > box.X+box.W*0.6 {
+			anchor, tx = "end", x-6
+		}
+		children = append(children,
+			svg("path", vecty.Markup(vecty.Class("cursor"), vecty.Attribute("d", "M"+f1(x)+" "+f1(box.Y)+"v"+f1(box.H)))),
+			svg("circle", vecty.Markup(vecty.Class("dot"), vecty.Attribute("cx", x), vecty.Attribute("cy", y), vecty.Attribute("r", 3))),
+			svg("text", vecty.Markup(vecty.Data("testid", "gap-hover"), vecty.Class("hover-label"), vecty.Attribute("x", tx), vecty.Attribute("y", box.Y+14), vecty.Attribute("text-anchor", anchor)),
+				vecty.Text("t = "+strconv.Itoa(int(iters[c.hover]))+", Δ = "+draw.Num(gaps[c.hover]))))
+	}
+	return children
+}
+
+// emptyChart says why there is no curve to draw.
+func emptyChart(s ChartProps) *vecty.HTML {
+	last := s.Last
+	msg := "Train to see Δ_t fall."
+	switch {
+	case s.BestCase:
+		msg = "Best case: no duality gap; a local optimum after " + outerSteps(last.Iter) + "."
+	case last.Phase == "neighbours" && s.Running:
+		msg = "Finding nearest neighbours: " + itoa(last.Done) + " of " + itoa(last.Total) + " rows…"
+	}
+	return svg("text", vecty.Markup(vecty.Data("testid", "chart-empty"), vecty.Attribute("x", chartW/2), vecty.Attribute("y", chartH/2), vecty.Attribute("text-anchor", "middle"), vecty.Class("empty")),
+		vecty.Text(msg))
+}
