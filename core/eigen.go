@@ -161,29 +161,13 @@ func dsterf(d int, vals, off []float64) bool {
 // ‖T z − w z‖₂ and every inner product, and reports false if one is not at
 // rounding level.
 func (t *tridiag) inverseIteration(z, w []float64, d, k int) bool {
-	const (
-		maxIts = 5
-		extra  = 2
-	)
 	eps := math.Nextafter(1, 2) - 1 // LAPACK's dlamch('P')
-	var oneNorm float64
-	for i := 0; i < d; i++ {
-		s := math.Abs(t.diag[i])
-		if i > 0 {
-			s += math.Abs(t.off[i-1])
-		}
-		if i < d-1 {
-			s += math.Abs(t.off[i])
-		}
-		oneNorm = max(oneNorm, s)
-	}
+	oneNorm := t.oneNorm(d)
 	if oneNorm == 0 {
 		return false // T = 0: no positive eigenvalue; not reached
 	}
 	orthTol := 1e-3 * oneNorm
-	growth := math.Sqrt(0.1 / float64(d)) // Dstein's DTPCRT
 	t.seed = 0x9e3779b97f4a7c15
-	b, v := t.b, t.v
 	group := 0 // the first vector of the current cluster
 	var muPrev float64
 	for j := 0; j < k; j++ {
@@ -197,77 +181,126 @@ func (t *tridiag) inverseIteration(z, w []float64, d, k int) bool {
 			}
 		}
 		muPrev = mu
-		for i := range b[:d] {
-			b[i] = t.uniform()
-		}
-		t.factor(mu, d, eps)
-		checks := 0
-		for its := 0; ; its++ {
-			if its == maxIts {
-				return false // LAPACK's Dstein reports a failure here
-			}
-			// Scale so that the solve neither overflows nor loses the
-			// start (Dstein's SCL).
-			var bmax float64
-			for _, v := range b[:d] {
-				bmax = max(bmax, math.Abs(v))
-			}
-			if bmax == 0 {
-				return false
-			}
-			scl := float64(d) * oneNorm * max(eps, math.Abs(t.u0[d-1])) / bmax
-			for i := range b[:d] {
-				b[i] *= scl
-			}
-			t.solve(b, d)
-			for g := group; g < j; g++ {
-				vg := v[g*d : (g+1)*d]
-				var dot float64
-				for i, x := range vg {
-					dot += b[i] * x
-				}
-				for i, x := range vg {
-					b[i] -= dot * x
-				}
-			}
-			var nrm float64
-			for _, v := range b[:d] {
-				nrm = max(nrm, math.Abs(v))
-			}
-			if !finite(nrm) {
-				return false
-			}
-			if nrm < growth {
-				continue
-			}
-			checks++
-			if checks == extra+1 {
-				break
-			}
-		}
-		// Normalize, the largest entry positive (Dstein's sign).
-		var s2, big float64
-		jmax := 0
-		for i, v := range b[:d] {
-			s2 += v * v
-			if math.Abs(v) > big {
-				big, jmax = math.Abs(v), i
-			}
-		}
-		scl := 1 / math.Sqrt(s2)
-		if b[jmax] < 0 {
-			scl = -scl
-		}
-		vj := v[j*d : (j+1)*d]
-		for i, x := range b[:d] {
-			vj[i] = x * scl
+		if !t.vectorAt(mu, j, group, d, eps, oneNorm) {
+			return false
 		}
 	}
-	// The checks, loose enough for vectors of eigenvalues 10⁻³‖T‖₁ apart
-	// (not reorthogonalized: their inner products are about ε‖T‖/gap ≤
-	// 10³ε), tight enough to catch a failure (two vectors of a cluster
-	// alike, an iterate that did not converge): ‖T z − w z‖₂ ≤ 10⁴·d·ε·‖T‖₁
-	// and |z_iᵀ z_j| ≤ 10⁴·d·ε.
+	if !t.checked(w, d, k, eps, oneNorm) {
+		return false
+	}
+	v := t.v
+	for j := 0; j < k; j++ {
+		for i, x := range v[j*d : (j+1)*d] {
+			z[i*k+j] = x
+		}
+	}
+	return true
+}
+
+// oneNorm returns ‖T‖₁, the largest absolute column sum of T (d×d).
+func (t *tridiag) oneNorm(d int) float64 {
+	var n float64
+	for i := 0; i < d; i++ {
+		s := math.Abs(t.diag[i])
+		if i > 0 {
+			s += math.Abs(t.off[i-1])
+		}
+		if i < d-1 {
+			s += math.Abs(t.off[i])
+		}
+		n = max(n, s)
+	}
+	return n
+}
+
+// vectorAt sets t.v's vector j to the eigenvector of T for the shift mu by
+// inverse iteration from a pseudo-random start, orthogonalized against the
+// vectors group … j−1 of its cluster (Dstein's loop: at most maxIts
+// solves, stopping extra solves after the iterate has grown past the
+// threshold), normalized with its largest entry positive. It returns false
+// where Dstein reports a failure.
+func (t *tridiag) vectorAt(mu float64, j, group, d int, eps, oneNorm float64) bool {
+	const (
+		maxIts = 5
+		extra  = 2
+	)
+	growth := math.Sqrt(0.1 / float64(d)) // Dstein's DTPCRT
+	b, v := t.b, t.v
+	for i := range b[:d] {
+		b[i] = t.uniform()
+	}
+	t.factor(mu, d, eps)
+	checks := 0
+	for its := 0; ; its++ {
+		if its == maxIts {
+			return false // LAPACK's Dstein reports a failure here
+		}
+		// Scale so that the solve neither overflows nor loses the
+		// start (Dstein's SCL).
+		var bmax float64
+		for _, v := range b[:d] {
+			bmax = max(bmax, math.Abs(v))
+		}
+		if bmax == 0 {
+			return false
+		}
+		scl := float64(d) * oneNorm * max(eps, math.Abs(t.u0[d-1])) / bmax
+		for i := range b[:d] {
+			b[i] *= scl
+		}
+		t.solve(b, d)
+		for g := group; g < j; g++ {
+			vg := v[g*d : (g+1)*d]
+			var dot float64
+			for i, x := range vg {
+				dot += b[i] * x
+			}
+			for i, x := range vg {
+				b[i] -= dot * x
+			}
+		}
+		var nrm float64
+		for _, v := range b[:d] {
+			nrm = max(nrm, math.Abs(v))
+		}
+		if !finite(nrm) {
+			return false
+		}
+		if nrm < growth {
+			continue
+		}
+		checks++
+		if checks == extra+1 {
+			break
+		}
+	}
+	// Normalize, the largest entry positive (Dstein's sign).
+	var s2, big float64
+	jmax := 0
+	for i, v := range b[:d] {
+		s2 += v * v
+		if math.Abs(v) > big {
+			big, jmax = math.Abs(v), i
+		}
+	}
+	scl := 1 / math.Sqrt(s2)
+	if b[jmax] < 0 {
+		scl = -scl
+	}
+	vj := v[j*d : (j+1)*d]
+	for i, x := range b[:d] {
+		vj[i] = x * scl
+	}
+	return true
+}
+
+// checked reports whether t.v's k vectors pass the checks, loose enough
+// for vectors of eigenvalues 10⁻³‖T‖₁ apart (not reorthogonalized: their
+// inner products are about ε‖T‖/gap ≤ 10³ε), tight enough to catch a
+// failure (two vectors of a cluster alike, an iterate that did not
+// converge): ‖T z − w z‖₂ ≤ 10⁴·d·ε·‖T‖₁ and |z_iᵀ z_j| ≤ 10⁴·d·ε.
+func (t *tridiag) checked(w []float64, d, k int, eps, oneNorm float64) bool {
+	v := t.v
 	resTol := t.checkTol * float64(d) * eps * oneNorm
 	for j := 0; j < k; j++ {
 		vj := v[j*d : (j+1)*d]
@@ -298,11 +331,6 @@ func (t *tridiag) inverseIteration(z, w []float64, d, k int) bool {
 			if !(math.Abs(dot) <= orthTolDot) {
 				return false
 			}
-		}
-	}
-	for j := 0; j < k; j++ {
-		for i, x := range v[j*d : (j+1)*d] {
-			z[i*k+j] = x
 		}
 	}
 	return true
