@@ -176,12 +176,6 @@ func (s *Session) Load(req protocol.Load) (*protocol.Dataset, *protocol.Error) {
 // holds the data it held before), with the progress of its longest part,
 // the Euclidean error, through progress (if not nil).
 func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress func(done, total int)) (*protocol.Dataset, *protocol.Error) {
-	var (
-		ds   *core.Dataset
-		raw  []byte
-		name = req.FileName
-		err  error
-	)
 	if !(req.TestFrac >= 0 && req.TestFrac < 1) {
 		return nil, &protocol.Error{Message: fmt.Sprintf("test share %v: expected a number in [0, 1)", req.TestFrac)}
 	}
@@ -191,48 +185,9 @@ func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress f
 	}
 	check := core.NewCheck(ctx, &core.Hooks{YieldEvery: s.YieldEvery, Yield: s.Yield})
 	opt := core.CSVOptions{Label: req.Label, Missing: missing, Exclude: req.Exclude, OneHot: req.OneHot, ID: req.ID, Check: check}
-	if req.Builtin != "" {
-		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
-		if i < 0 {
-			return nil, &protocol.Error{Message: fmt.Sprintf("no built-in dataset named %q; there are %s", req.Builtin, strings.Join(Builtins(), ", "))}
-		}
-		b := builtins[i]
-		name = b.name
-		if b.make != nil {
-			ds = b.make()
-		} else {
-			raw, err = s.read(b.file)
-			if err != nil {
-				return nil, &protocol.Error{Message: fmt.Sprintf("the built-in dataset %s could not be read: %v", b.name, err)}
-			}
-		}
-	} else {
-		// The text's bytes, not a copy: nothing here changes them, and
-		// protocol.Decode hands over the message's own memory.
-		raw = unsafe.Slice(unsafe.StringData(req.CSV), len(req.CSV))
-		if len(bytes.TrimSpace(raw)) == 0 {
-			return nil, &protocol.Error{Message: "the file is empty"}
-		}
-	}
-	if ds == nil {
-		tooWide := func(n int) error {
-			return fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", n, spec.PageMaxFeatures, spec.MaxCols)
-		}
-		// A file wider than the command line's limit is refused by the
-		// reader with that limit; the page says its own.
-		if rows, _ := core.Peek(raw, 1); len(rows) > 0 && len(rows[0]) > spec.MaxCols+1 {
-			return nil, failed(tooWide(len(rows[0])-1), raw, opt)
-		}
-		ds, err = core.ReadCSV(bytes.NewReader(raw), opt)
-		if ctx.Err() != nil {
-			return nil, stopped(name)
-		}
-		if err == nil && len(ds.Features) > spec.PageMaxFeatures {
-			err = tooWide(len(ds.Features))
-		}
-		if err != nil {
-			return nil, failed(err, raw, opt)
-		}
+	ds, raw, name, e := s.readData(ctx, req, opt)
+	if e != nil {
+		return nil, e
 	}
 	train, test := core.StratifiedSplit(ds.Labels, req.TestFrac, req.Seed)
 	// One standardizer, fitted on the training rows, maps every row; data
@@ -260,11 +215,65 @@ func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress f
 	// triplets.
 	s.xAll, s.xTrain, s.euclid, s.errEuclid = xAll, xTrain, view, errEuclid
 	s.yTrain, s.yTest = yTrain, yTest
+	return s.described(ds, raw, st), nil
+}
 
+// readData reads the dataset a load asks for: a built-in one (made, or
+// read from its file), or the request's CSV. raw is the file's bytes (nil
+// for a made one), name what the page calls the data.
+func (s *Session) readData(ctx context.Context, req protocol.Load, opt core.CSVOptions) (ds *core.Dataset, raw []byte, name string, e *protocol.Error) {
+	name = req.FileName
+	var err error
+	if req.Builtin != "" {
+		i := slices.IndexFunc(builtins, func(b builtin) bool { return b.name == req.Builtin })
+		if i < 0 {
+			return nil, nil, "", &protocol.Error{Message: fmt.Sprintf("no built-in dataset named %q; there are %s", req.Builtin, strings.Join(Builtins(), ", "))}
+		}
+		b := builtins[i]
+		name = b.name
+		if b.make != nil {
+			return b.make(), nil, name, nil
+		}
+		if raw, err = s.read(b.file); err != nil {
+			return nil, nil, "", &protocol.Error{Message: fmt.Sprintf("the built-in dataset %s could not be read: %v", b.name, err)}
+		}
+	} else {
+		// The text's bytes, not a copy: nothing here changes them, and
+		// protocol.Decode hands over the message's own memory.
+		raw = unsafe.Slice(unsafe.StringData(req.CSV), len(req.CSV))
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil, nil, "", &protocol.Error{Message: "the file is empty"}
+		}
+	}
+	tooWide := func(n int) error {
+		return fmt.Errorf("%d feature columns: this page takes at most %d, so that Stop is never more than a moment away; the command line (rml train) takes up to %d", n, spec.PageMaxFeatures, spec.MaxCols)
+	}
+	// A file wider than the command line's limit is refused by the
+	// reader with that limit; the page says its own.
+	if rows, _ := core.Peek(raw, 1); len(rows) > 0 && len(rows[0]) > spec.MaxCols+1 {
+		return nil, nil, "", failed(tooWide(len(rows[0])-1), raw, opt)
+	}
+	ds, err = core.ReadCSV(bytes.NewReader(raw), opt)
+	if ctx.Err() != nil {
+		return nil, nil, "", stopped(name)
+	}
+	if err == nil && len(ds.Features) > spec.PageMaxFeatures {
+		err = tooWide(len(ds.Features))
+	}
+	if err != nil {
+		return nil, nil, "", failed(err, raw, opt)
+	}
+	return ds, raw, name, nil
+}
+
+// described is what the page is told of the data the session now holds:
+// its size and columns, a preview, its hash, notes, and the Euclidean view
+// and error.
+func (s *Session) described(ds *core.Dataset, raw []byte, st *core.Standardizer) *protocol.Dataset {
 	out := &protocol.Dataset{
-		Name: name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
+		Name: s.name, Rows: ds.Rows(), Features: ds.Features, LabelName: ds.LabelName,
 		Classes: ds.Classes, ClassCounts: ds.ClassCounts(), Header: ds.Header, Dropped: ds.Dropped,
-		Train: len(train), Test: len(test), SHA256: contentHash(raw, ds),
+		Train: len(s.train), Test: len(s.test), SHA256: contentHash(raw, ds),
 		Missing: ds.Missing, MissingRows: ds.MissingRows, IDName: ds.IDName, Table: table(ds.Columns),
 	}
 	if raw != nil {
@@ -301,7 +310,7 @@ func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress f
 	for i, c := range ds.Labels {
 		out.Labels[i] = float64(c)
 	}
-	return out, nil
+	return out
 }
 
 // stopped is the error of a load stopped before it was done.
