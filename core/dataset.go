@@ -617,7 +617,6 @@ func (ds *Dataset) parseRows(rows [][]string, lines []int, names []string, label
 	}
 	missingRows := 0
 	idCol := slices.IndexFunc(cols, func(c Column) bool { return c.Role == RoleID })
-rows:
 	for i, rec := range rows {
 		if check != nil && i%checkEvery == checkEvery-1 {
 			if err := check(); err != nil {
@@ -627,50 +626,13 @@ rows:
 		if len(rec) != width {
 			return &DataError{Line: lines[i], Msg: fmt.Sprintf("%d fields, expected %d like the %s", len(rec), width, what)}
 		}
-		k, gaps := 0, 0
-		for j, cell := range rec {
-			role := cols[j].Role
-			if role != RoleFeature && role != RoleOneHot {
-				continue
-			}
-			n := 1
-			if role == RoleOneHot {
-				n = len(levels[j])
-			}
-			if isMissing(cell) {
-				switch missing {
-				case MissingDrop:
-					ds.drop(rec, idCol)
-					continue rows
-				case MissingError:
-					return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows, or fill them with the training mean, on request)", cell)}
-				}
-				for t := range n {
-					row[k+t] = math.NaN()
-				}
-				k += n
-				gaps++
-				continue
-			}
-			if role == RoleOneHot {
-				for t, v := range levels[j] {
-					row[k+t] = 0
-					if v == cell {
-						row[k+t] = 1
-					}
-				}
-				k += n
-				continue
-			}
-			v, err := parseNumber(cell, decimalComma)
-			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number (the column is read as numbers: fix the cell, or exclude the column)", clip(cell, 40))}
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a finite number (the largest is about ±1.8e308)", clip(cell, 40))}
-			}
-			row[k] = v
-			k++
+		gaps, drop, err := ds.parseFeatures(row, rec, lines[i], names, levels, decimalComma, missing)
+		if err != nil {
+			return err
+		}
+		if drop {
+			ds.drop(rec, idCol)
+			continue
 		}
 		lab := rec[label]
 		if isMissing(lab) {
@@ -682,11 +644,8 @@ rows:
 		}
 		if j := idCol; j >= 0 {
 			id := rec[j]
-			if isMissing(id) {
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing id %q: every row needs one in the id column", id)}
-			}
-			if l, ok := idLine[id]; ok {
-				return &DataError{Line: lines[i], Column: j + 1, Name: names[j], Msg: fmt.Sprintf("id %q repeats the one on line %d: ids must be unique", clip(id, 40), l)}
+			if err := checkID(id, idLine, lines[i], j, names[j]); err != nil {
+				return err
 			}
 			idLine[id] = lines[i]
 			ds.IDs = append(ds.IDs, id)
@@ -714,6 +673,70 @@ rows:
 	}
 	ds.MissingRows = missingRows
 	ds.X = mat.NewDense(len(ds.Labels), d, x)
+	return nil
+}
+
+// parseFeatures reads record rec's feature cells (line is its line) into
+// row: numbers as they are, a one-hot column as one 0/1 value per level, a
+// missing cell as NaN (filled later) unless missing says to drop the row
+// (drop) or to refuse the file (err). gaps counts the cells left missing.
+func (ds *Dataset) parseFeatures(row []float64, rec []string, line int, names []string, levels [][]string, decimalComma bool, missing MissingPolicy) (gaps int, drop bool, err error) {
+	k := 0
+	for j, cell := range rec {
+		role := ds.Columns[j].Role
+		if role != RoleFeature && role != RoleOneHot {
+			continue
+		}
+		n := 1
+		if role == RoleOneHot {
+			n = len(levels[j])
+		}
+		if isMissing(cell) {
+			switch missing {
+			case MissingDrop:
+				return 0, true, nil
+			case MissingError:
+				return 0, false, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("missing value %q (drop such rows, or fill them with the training mean, on request)", cell)}
+			}
+			for t := range n {
+				row[k+t] = math.NaN()
+			}
+			k += n
+			gaps++
+			continue
+		}
+		if role == RoleOneHot {
+			for t, v := range levels[j] {
+				row[k+t] = 0
+				if v == cell {
+					row[k+t] = 1
+				}
+			}
+			k += n
+			continue
+		}
+		v, err := parseNumber(cell, decimalComma)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a number (the column is read as numbers: fix the cell, or exclude the column)", clip(cell, 40))}
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false, &DataError{Line: line, Column: j + 1, Name: names[j], Msg: fmt.Sprintf("%q is not a finite number (the largest is about ±1.8e308)", clip(cell, 40))}
+		}
+		row[k] = v
+		k++
+	}
+	return gaps, false, nil
+}
+
+// checkID refuses a missing id, or one seen before (idLine: the line of
+// each id so far), in column j (1-based j+1, called name) on line.
+func checkID(id string, idLine map[string]int, line, j int, name string) error {
+	if isMissing(id) {
+		return &DataError{Line: line, Column: j + 1, Name: name, Msg: fmt.Sprintf("missing id %q: every row needs one in the id column", id)}
+	}
+	if l, ok := idLine[id]; ok {
+		return &DataError{Line: line, Column: j + 1, Name: name, Msg: fmt.Sprintf("id %q repeats the one on line %d: ids must be unique", clip(id, 40), l)}
+	}
 	return nil
 }
 
