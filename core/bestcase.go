@@ -43,7 +43,6 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	k := spec.Trusted(n, float64(n)*p.Eta)
 	inner := Settings{Method: Fast, Tol: s.Tol, MaxIter: s.MaxIter, TimeLimit: s.TimeLimit, YieldEvery: s.YieldEvery, Yield: s.Yield}
 	tk := newTicker(ctx, s.YieldEvery, s.Yield)
-	e := newEvaluator(p)
 
 	// The start: the η = 1 solution, on every triplet (from s.Warm, the
 	// start of a run at another λ, when given: Result.Q returns it).
@@ -61,36 +60,18 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 		return res, nil
 	}
 	if k == n {
-		// Every triplet trusted: the best case is the convex hinge problem
-		// its start solved (η = 1), and the start is its answer, the same
-		// to the bit as the robust method's at η = 1 with these settings.
-		// An outer step would only solve it again to the tolerance,
-		// elsewhere within it. It counts as one outer step, and its gap is
-		// a true certificate.
-		r0.Method, r0.Trusted, r0.Iter, r0.BestStart = BestCase, nil, 1, bs
-		for i := range n {
-			r0.Trusted = append(r0.Trusted, i)
-		}
-		return r0, nil
+		return trustAll(r0, bs, n), nil
 	}
-	bc := &bestCase{e: e, p: p, k: k, lambda: p.Lambda}
-	a := r0.A
-	set := bc.trusted(a)
-	bestB, bestA := bc.value(a), a
+	bc := &bestCase{e: newEvaluator(p), p: p, k: k, lambda: p.Lambda}
+	set := bc.trusted(r0.A)
+	bestB, bestA := bc.value(r0.A), r0.A
 	outer, changed := 0, true
 	// q of the last solve, by triplet: the next trusted set starts from it
 	// (0 for the triplets it adds), the η = 1 solution's at first.
 	qOf := slices.Clone(r0.Q)
 	var lastA mat.Symmetric = r0.A
 	step := func() error {
-		sub := &Problem{X: p.X, Triplets: make([]Triplet, len(set)), Eta: 1, Lambda: p.Lambda}
-		in := inner
-		in.Warm = make([]float64, len(set))
-		in.Start = lastA // the last solve's metric: the new set's primal, to begin with
-		for j, i := range set {
-			sub.Triplets[j] = p.Triplets[i]
-			in.Warm[j] = qOf[i]
-		}
+		sub, in := bc.subProblem(set, qOf, lastA, inner)
 		r, err := Solve(ctx, sub, in)
 		if err != nil {
 			return err
@@ -134,6 +115,36 @@ func solveBestCase(ctx context.Context, p *Problem, s Settings) (*Result, error)
 		return res, &SolveError{Method: BestCase, Iter: outer, Err: err}
 	}
 	return res, nil
+}
+
+// trustAll is the best case's answer when every triplet is trusted
+// (η = 1): the convex hinge problem its start r0 solved, the same to the
+// bit as the robust method's at η = 1 with these settings. An outer step
+// would only solve it again to the tolerance, elsewhere within it. It
+// counts as one outer step, and its gap is a true certificate.
+func trustAll(r0 *Result, bs *BestStart, n int) *Result {
+	r0.Method, r0.Trusted, r0.Iter, r0.BestStart = BestCase, nil, 1, bs
+	for i := range n {
+		r0.Trusted = append(r0.Trusted, i)
+	}
+	return r0
+}
+
+// subProblem returns the convex hinge problem on the trusted set (η = 1
+// on those triplets) and its settings: inner's, warm started from the
+// last solve's q on the triplets set keeps (qOf, by triplet), with the last
+// solve's metric as its first primal point.
+func (b *bestCase) subProblem(set []int, qOf []float64, lastA mat.Symmetric, inner Settings) (*Problem, Settings) {
+	p := b.p
+	sub := &Problem{X: p.X, Triplets: make([]Triplet, len(set)), Eta: 1, Lambda: p.Lambda}
+	in := inner
+	in.Warm = make([]float64, len(set))
+	in.Start = lastA
+	for j, i := range set {
+		sub.Triplets[j] = p.Triplets[i]
+		in.Warm[j] = qOf[i]
+	}
+	return sub, in
 }
 
 // A BestStart is the best case's start: the η = 1 solution (the convex
