@@ -262,34 +262,10 @@ func (nw *newton) hess(e *evaluator, hv, v []float64) {
 func (nw *newton) solveCG(c *certificate, u []float64) (bool, error) {
 	e := c.e
 	clear(nw.dir)
-	// z = P_u(u∘r): u∘r − u·(Σ u r)/(Σ u) keeps Σ z = 0.
-	precond := func(z, r []float64) {
-		var sr, su float64
-		for _, i := range nw.free {
-			z[i] = u[i] * r[i]
-			sr += z[i]
-			su += u[i]
-		}
-		if !nw.sumOnly {
-			return
-		}
-		for _, i := range nw.free {
-			z[i] -= u[i] * sr / su
-		}
-	}
+	precond := func(z, r []float64) { nw.precondTo(z, r, u) }
 	// r = −g̃, made to sum to 0 when the budget is active; z = P_u(u∘r);
 	// p = z.
-	var mean float64
-	for _, i := range nw.free {
-		nw.r[i] = -nw.gt[i]
-		mean += nw.r[i]
-	}
-	if nw.sumOnly {
-		mean /= float64(len(nw.free))
-		for _, i := range nw.free {
-			nw.r[i] -= mean
-		}
-	}
+	nw.residual()
 	precond(nw.z, nw.r)
 	var rz, rr float64
 	for _, i := range nw.free {
@@ -347,6 +323,39 @@ func (nw *newton) solveCG(c *certificate, u []float64) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// precondTo sets z to P_u(u∘r) = u∘r − u·(Σ u r)/(Σ u) on the free
+// triplets, which keeps Σ z = 0 when the budget is active (else u∘r).
+func (nw *newton) precondTo(z, r, u []float64) {
+	var sr, su float64
+	for _, i := range nw.free {
+		z[i] = u[i] * r[i]
+		sr += z[i]
+		su += u[i]
+	}
+	if !nw.sumOnly {
+		return
+	}
+	for _, i := range nw.free {
+		z[i] -= u[i] * sr / su
+	}
+}
+
+// residual sets r = −g̃ on the free triplets, made to sum to 0 when the
+// budget is active.
+func (nw *newton) residual() {
+	var mean float64
+	for _, i := range nw.free {
+		nw.r[i] = -nw.gt[i]
+		mean += nw.r[i]
+	}
+	if nw.sumOnly {
+		mean /= float64(len(nw.free))
+		for _, i := range nw.free {
+			nw.r[i] -= mean
+		}
+	}
 }
 
 // addOuterRows sets g (d×r, row-major) to Zᵀ U = Σ_{k ∈ rows} z_k u_kᵀ,
