@@ -229,31 +229,37 @@ feed:
 	rep := &CompareReport{Options: o}
 	for d := range data {
 		for m, method := range o.Methods {
-			row := CompareRow{Dataset: names[d], Method: method}
-			for _, out := range results[d] {
-				row.Errors = append(row.Errors, out.errs[m])
-				row.Lambdas = append(row.Lambdas, out.lambdas[m])
-				row.Seconds += out.secs[m]
-				row.Iterations = append(row.Iterations, out.iters[m])
-				row.IsCollapsed = append(row.IsCollapsed, out.collapsed[m])
-				if out.collapsed[m] {
-					row.Collapsed++
-				}
-				if out.active[m] {
-					row.BudgetActive++
-				}
-				if out.extended[m] {
-					row.Extended++
-				}
-			}
-			row.Mean, row.Std = stat.MeanStdDev(row.Errors, nil)
-			if len(row.Errors) == 1 {
-				row.Std = 0
-			}
-			rep.Rows = append(rep.Rows, row)
+			rep.Rows = append(rep.Rows, compareRow(names[d], method, m, results[d]))
 		}
 	}
 	return rep, nil
+}
+
+// compareRow gathers method's figures (the m-th of each outcome) over the
+// repetitions of one dataset.
+func compareRow(name string, method Method, m int, outs []repOutcome) CompareRow {
+	row := CompareRow{Dataset: name, Method: method}
+	for _, out := range outs {
+		row.Errors = append(row.Errors, out.errs[m])
+		row.Lambdas = append(row.Lambdas, out.lambdas[m])
+		row.Seconds += out.secs[m]
+		row.Iterations = append(row.Iterations, out.iters[m])
+		row.IsCollapsed = append(row.IsCollapsed, out.collapsed[m])
+		if out.collapsed[m] {
+			row.Collapsed++
+		}
+		if out.active[m] {
+			row.BudgetActive++
+		}
+		if out.extended[m] {
+			row.Extended++
+		}
+	}
+	row.Mean, row.Std = stat.MeanStdDev(row.Errors, nil)
+	if len(row.Errors) == 1 {
+		row.Std = 0
+	}
+	return row
 }
 
 // repOutcome is one repetition's figures, one entry per method.
