@@ -236,6 +236,35 @@ func parseRun(v any) (*SavedRun, Params, error) {
 	run.Method, run.Iterations = g.str(top, "method"), g.int(top, "iterations")
 	run.Trace = Trace{Iters: g.floats(tr, "iters"), Gaps: g.floats(tr, "gaps")}
 	run.Edits = Edits{Drop: g.ints(ed, "drop"), Reverse: g.ints(ed, "reverse")}
+	res := savedResult(g, top, errs, rest, run)
+	if g.err != nil {
+		return nil, Params{}, g.err
+	}
+	run.Result = res
+	p, problems := DecodeURL(run.Link, DefaultParams)
+	if len(problems) > 0 {
+		return nil, Params{}, errors.New("its settings: " + strings.Join(problems, "; "))
+	}
+	if run.Dataset.File {
+		// The link of a run on a file names no dataset (data= is written
+		// only for a built-in one), and decoding it over the defaults
+		// would name Iris: it was opened on Iris, and never on its file.
+		p.Dataset = ""
+	}
+	run.Label = p.Label
+	if m := run.Read.Missing; m != "" && m != "drop" && m != "mean" {
+		return nil, Params{}, errors.New(`its "missing" is ` + strconv.Quote(m) + `: expected "", "drop" or "mean"`)
+	}
+	if err := checkRun(run); err != nil {
+		return nil, Params{}, err
+	}
+	return run, p, nil
+}
+
+// savedResult reads a saved run's result from its top-level object, its
+// "testError" (errs) and its "result" (rest); run has the fields read
+// before it (method, iterations). g keeps the first error.
+func savedResult(g *getter, top, errs, rest map[string]any, run *SavedRun) *protocol.Result {
 	res := &protocol.Result{Method: run.Method, K: g.int(errs, "k"), ErrEuclid: g.num(errs, "euclidean"),
 		Collapsed: g.bool(top, "collapsed"), Eigen: g.floats(top, "eigenvalues")}
 	res.Status, res.Iter, res.Gap, res.RelGap, res.BudgetActive = g.str(top, "status"), run.Iterations, g.num(top, "gap"), g.num(top, "relGap"), g.bool(top, "budgetActive")
@@ -265,45 +294,34 @@ func parseRun(v any) (*SavedRun, Params, error) {
 		}
 		res.SuspectSwapped = append(res.SuspectSwapped, sw)
 	}
-	if g.err != nil {
-		return nil, Params{}, g.err
-	}
-	run.Result = res
-	p, problems := DecodeURL(run.Link, DefaultParams)
-	if len(problems) > 0 {
-		return nil, Params{}, errors.New("its settings: " + strings.Join(problems, "; "))
-	}
-	if run.Dataset.File {
-		// The link of a run on a file names no dataset (data= is written
-		// only for a built-in one), and decoding it over the defaults
-		// would name Iris: it was opened on Iris, and never on its file.
-		p.Dataset = ""
-	}
-	run.Label = p.Label
-	if m := run.Read.Missing; m != "" && m != "drop" && m != "mean" {
-		return nil, Params{}, errors.New(`its "missing" is ` + strconv.Quote(m) + `: expected "", "drop" or "mean"`)
-	}
+	return res
+}
+
+// checkRun checks what the page would draw from a saved run: every size,
+// every row and triplet it names, every value finite.
+func checkRun(run *SavedRun) error {
+	res := run.Result
 	switch {
 	case res.D < 1 || len(res.A) != res.D*res.D || len(res.Eigen) != res.D:
-		return nil, Params{}, errors.New("its matrix A is not " + strconv.Itoa(res.D) + " × " + strconv.Itoa(res.D) + " with as many eigenvalues")
+		return errors.New("its matrix A is not " + strconv.Itoa(res.D) + " × " + strconv.Itoa(res.D) + " with as many eigenvalues")
 	case res.N < 1 || len(res.Euclid) != 2*res.N || len(res.Learned) != 2*res.N || len(res.Labels) != res.N:
-		return nil, Params{}, errors.New("its projections do not have one point per row (" + strconv.Itoa(res.N) + " rows)")
+		return errors.New("its projections do not have one point per row (" + strconv.Itoa(res.N) + " rows)")
 	case len(run.Trace.Iters) != len(run.Trace.Gaps):
-		return nil, Params{}, errors.New("its Δ_t history has " + strconv.Itoa(len(run.Trace.Iters)) + " iterations but " + strconv.Itoa(len(run.Trace.Gaps)) + " gaps")
+		return errors.New("its Δ_t history has " + strconv.Itoa(len(run.Trace.Iters)) + " iterations but " + strconv.Itoa(len(run.Trace.Gaps)) + " gaps")
 	}
 	for _, i := range append(append([]int(nil), res.Test...), res.SuspectRows...) {
 		if i < 0 || i >= res.N {
-			return nil, Params{}, errors.New("it names row " + strconv.Itoa(i+1) + " of " + strconv.Itoa(res.N))
+			return errors.New("it names row " + strconv.Itoa(i+1) + " of " + strconv.Itoa(res.N))
 		}
 	}
 	// Everything the page draws from a result, as the worker's results are
 	// checked (every size, range and finite value).
 	if err := res.Check(); err != nil {
-		return nil, Params{}, errors.New("its result: " + err.Error())
+		return errors.New("its result: " + err.Error())
 	}
 	for _, v := range append(append([]float64(nil), run.Trace.Iters...), run.Trace.Gaps...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, Params{}, errors.New("its Δ_t history holds " + strconv.FormatFloat(v, 'g', -1, 64) + ", not a finite number ≥ 0")
+			return errors.New("its Δ_t history holds " + strconv.FormatFloat(v, 'g', -1, 64) + ", not a finite number ≥ 0")
 		}
 	}
 	// An edit names a triplet among those drawn: the run's, with the ones
@@ -311,10 +329,10 @@ func parseRun(v any) (*SavedRun, Params, error) {
 	drawn := res.Triplets + res.Dropped
 	for _, i := range append(append([]int(nil), run.Edits.Drop...), run.Edits.Reverse...) {
 		if i < 0 || i >= drawn {
-			return nil, Params{}, errors.New("its edits name triplet " + strconv.Itoa(i) + "; the run drew " + strconv.Itoa(drawn) + " (numbered from 0)")
+			return errors.New("its edits name triplet " + strconv.Itoa(i) + "; the run drew " + strconv.Itoa(drawn) + " (numbered from 0)")
 		}
 	}
-	return run, p, nil
+	return nil
 }
 
 // getter reads typed fields out of parsed JSON; the first mismatch is
