@@ -25,7 +25,6 @@ type kv struct {
 // error, as JSON cannot hold it.
 func appendJSON(b []byte, v any, indent string) ([]byte, error) {
 	var err error
-	nl := func(b []byte, depth string) []byte { return append(append(b, '\n'), depth...) }
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -71,6 +70,18 @@ func appendJSON(b []byte, v any, indent string) ([]byte, error) {
 			b = appendString(b, x)
 		}
 		return append(b, ']'), nil
+	case []any, obj:
+		return appendBlock(b, v, indent)
+	}
+	panic("store: appendJSON of an unknown type")
+}
+
+// appendBlock writes a list or an object, one item a line, indented one
+// space deeper than indent.
+func appendBlock(b []byte, v any, indent string) ([]byte, error) {
+	var err error
+	nl := func(b []byte, depth string) []byte { return append(append(b, '\n'), depth...) }
+	switch v := v.(type) {
 	case []any:
 		b = append(b, '[')
 		for i, x := range v {
@@ -103,7 +114,7 @@ func appendJSON(b []byte, v any, indent string) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	}
-	panic("store: appendJSON of an unknown type")
+	panic("store: appendBlock of a value that is no list or object")
 }
 
 // appendString writes s as a JSON string: '"' and '\\' escaped, control
@@ -182,65 +193,9 @@ func (p *jsonParser) value(depth int) (any, error) {
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
-		p.i++
-		m := map[string]any{}
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return m, nil
-		}
-		for {
-			p.space()
-			k, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			p.space()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return nil, p.fail(`":"`)
-			}
-			p.i++
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = v
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				return m, nil
-			}
-			return nil, p.fail(`"," or "}"`)
-		}
+		return p.object(depth)
 	case c == '[':
-		p.i++
-		var a []any
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return a, nil
-		}
-		for {
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == ']' {
-				p.i++
-				return a, nil
-			}
-			return nil, p.fail(`"," or "]"`)
-		}
+		return p.array(depth)
 	case c == '"':
 		return p.str()
 	case c == 't' || c == 'f' || c == 'n':
@@ -265,6 +220,72 @@ func (p *jsonParser) value(depth int) (any, error) {
 		}
 		p.i = j
 		return f, nil
+	}
+}
+
+// object parses an object whose "{" is at p.i.
+func (p *jsonParser) object(depth int) (any, error) {
+	p.i++
+	m := map[string]any{}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		p.space()
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, p.fail(`":"`)
+		}
+		p.i++
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.i < len(p.s) && p.s[p.i] == '}' {
+			p.i++
+			return m, nil
+		}
+		return nil, p.fail(`"," or "}"`)
+	}
+}
+
+// array parses an array whose "[" is at p.i.
+func (p *jsonParser) array(depth int) (any, error) {
+	p.i++
+	var a []any
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return a, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return a, nil
+		}
+		return nil, p.fail(`"," or "]"`)
 	}
 }
 
