@@ -33,26 +33,15 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	list := func(flag, s string) ([]float64, error) {
-		var out []float64
-		for _, f := range strings.Split(s, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil {
-				return nil, usageError("--%s: %q is not a number", flag, f)
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	}
-	fl, err := list("flip", *flips)
+	fl, err := floatList("flip", *flips)
 	if err != nil {
 		return err
 	}
-	ls, err := list("lambda", *lambdas)
+	ls, err := floatList("lambda", *lambdas)
 	if err != nil {
 		return err
 	}
-	es, err := list("eta", *etas)
+	es, err := floatList("eta", *etas)
 	if err != nil {
 		return err
 	}
@@ -117,4 +106,17 @@ func changeOf(r, ref core.CompareRow) string {
 	default:
 		return fmt.Sprintf("worse by %.2f", 100*d)
 	}
+}
+
+// floatList reads flag's comma-separated numbers.
+func floatList(flag, s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, usageError("--%s: %q is not a number", flag, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -40,7 +40,7 @@ type table2Row struct {
 	Seconds      float64   `json:"seconds"`
 	Collapsed    int       `json:"collapsed"`
 	BudgetActive int       `json:"budgetActive"`
-	Extended     int       `json:"extended"` // repetitions whose λ was chosen past the grid's end
+	Extended     int       `json:"extended"`   // repetitions whose λ was chosen past the grid's end
 	Iterations   []int     `json:"iterations"` // the final fit's, by repetition
 	PaperMean    *float64  `json:"paperMean,omitempty"`
 	PaperStd     *float64  `json:"paperStd,omitempty"`
