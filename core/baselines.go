@@ -21,7 +21,7 @@ import (
 // max(1, |objective|).
 
 func isBaseline(m Method) bool {
-	return m == LMNN || m == LMNNSubgradient || m == Xing || m == Euclid
+	return m == LMNN || m == LMNNSubgradient || m == Xing || m == Euclid || m == Logistic || m == TSTE
 }
 
 // primal is the state a baseline shares with the driver: the iteration
@@ -35,6 +35,9 @@ type primal struct {
 	start  time.Time
 	budget float64
 	lower  float64
+	// uncertified: lower is an estimate, not a bound (a non-convex
+	// learner's), and the gap no certificate.
+	uncertified bool
 }
 
 func (c *primal) offer(a []float64, f float64) {
@@ -57,7 +60,7 @@ func (c *primal) metric() *mat.SymDense {
 // progress reports the best objective, the bound and the gap between them.
 func (c *primal) progress() Progress {
 	gap := max(0, c.best-c.lower)
-	return Progress{Certified: true, Iter: c.iter, Gap: gap, RelGap: gap / math.Max(1, math.Abs(c.best)),
+	return Progress{Certified: !c.uncertified, Iter: c.iter, Gap: gap, RelGap: gap / math.Max(1, math.Abs(c.best)),
 		Primal: c.best, Dual: -c.lower, Budget: c.budget, Elapsed: time.Since(c.start)}
 }
 
@@ -97,6 +100,14 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error)
 		c.offer(l.a, l.objective())
 		m := newLMNNSmooth(l)
 		step = func() error { return m.iterate(c, tk) }
+	case Logistic, TSTE:
+		loss, certify := smoothLoss(logisticLoss), true
+		if s.Method == TSTE {
+			loss, certify, c.uncertified = tsteLoss, false, true
+		}
+		l := newLearner(e, p.Lambda, loss, certify)
+		c.offer(l.a, l.fa)
+		step = func() error { return l.iterate(c, tk) }
 	case Xing:
 		m, err := newXing(e)
 		if err != nil {

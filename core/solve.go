@@ -51,6 +51,14 @@ const (
 	// problem's η, solved by Fast. It is the baseline that says what the
 	// worst case's budget adds under noise.
 	Hinge
+	// Logistic is the logistic (maximum-likelihood) triplet loss of Jain,
+	// Jamieson and Nowak (2016) on the metric, with λ/2‖A‖²: convex, its
+	// gap certified by its dual (learners.go).
+	Logistic
+	// TSTE is t-STE's heavy-tailed triplet loss (van der Maaten and
+	// Weinberger, 2012) on the metric, with λ/2‖A‖²: not convex, a local
+	// optimum (learners.go).
+	TSTE
 )
 
 func (m Method) String() string {

@@ -25,11 +25,13 @@ const (
 	Euclid   = "euclid"   // baseline: A = I
 	BestCase = "bestcase" // beyond the paper: the best case over which Nη triplets to trust
 	Hinge    = "hinge"    // baseline: the plain hinge loss on every triplet (the robust problem at η = 1)
+	Logistic = "logistic" // the logistic (maximum-likelihood) triplet loss of Jain, Jamieson and Nowak (2016)
+	TSTE     = "tste"     // t-STE's heavy-tailed triplet loss (van der Maaten and Weinberger, 2012): a local optimum
 )
 
 // Methods lists the methods in the order core numbers them: the three that
 // solve the robust problem, then the baselines.
-var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG, BestCase, Hinge}
+var Methods = []string{Fast, Nesterov, Gradient, LMNN, Xing, Euclid, LMNNSG, BestCase, Hinge, Logistic, TSTE}
 
 // RMLMethods are the methods that solve the robust problem (the page's
 // choice of solver).
