@@ -67,6 +67,10 @@ type CompareOptions struct {
 	// what 1e-3 and 500 change: little).
 	CVTol       float64
 	CVLMNNIters int
+	// Agreement asks for each metric's held-out triplet agreement as
+	// well (TripletAgreement on the label triplets of the evaluation rows,
+	// none swapped): a measure that needs no labels at test time.
+	Agreement bool
 	Workers     int                   // parallel repetitions; default GOMAXPROCS
 	Progress    func(done, total int) // after each repetition of each dataset
 }
@@ -138,7 +142,10 @@ type CompareRow struct {
 	BudgetActive int
 	// Extended counts the repetitions whose λ was chosen past the grid's
 	// end (chooseLambdaFor): the grid alone would have cut the choice.
-	Extended   int
+	Extended int
+	// Agreements is each repetition's held-out triplet agreement
+	// (CompareOptions.Agreement; nil otherwise).
+	Agreements []float64
 	Iterations []int // the final solve's iterations in each repetition
 }
 
@@ -229,7 +236,7 @@ feed:
 	rep := &CompareReport{Options: o}
 	for d := range data {
 		for m, method := range o.Methods {
-			rep.Rows = append(rep.Rows, compareRow(names[d], method, m, results[d]))
+			rep.Rows = append(rep.Rows, compareRow(names[d], method, m, results[d], o))
 		}
 	}
 	return rep, nil
@@ -237,7 +244,7 @@ feed:
 
 // compareRow gathers method's figures (the m-th of each outcome) over the
 // repetitions of one dataset.
-func compareRow(name string, method Method, m int, outs []repOutcome) CompareRow {
+func compareRow(name string, method Method, m int, outs []repOutcome, o CompareOptions) CompareRow {
 	row := CompareRow{Dataset: name, Method: method}
 	for _, out := range outs {
 		row.Errors = append(row.Errors, out.errs[m])
@@ -254,6 +261,9 @@ func compareRow(name string, method Method, m int, outs []repOutcome) CompareRow
 		if out.extended[m] {
 			row.Extended++
 		}
+		if o.Agreement {
+			row.Agreements = append(row.Agreements, out.agree[m])
+		}
 	}
 	row.Mean, row.Std = stat.MeanStdDev(row.Errors, nil)
 	if len(row.Errors) == 1 {
@@ -268,6 +278,7 @@ type repOutcome struct {
 	collapsed, active   []bool
 	extended            []bool
 	iters               []int
+	agree               []float64
 }
 
 // split is one training part made ready: standardized, its triplets
@@ -276,6 +287,9 @@ type split struct {
 	xTrain, xEval *mat.Dense
 	yTrain, yEval []int
 	prep          *Prepared
+	// evalTriplets are the label triplets of the evaluation rows, none
+	// swapped (CompareOptions.Agreement).
+	evalTriplets []Triplet
 	// rmlQ is RML's dual solution on this split by λ, once solved: the best
 	// case at the same λ starts from it. Its start is the η = 1 solution,
 	// which RML's is wherever the budget does not bind (in none of the
@@ -314,7 +328,14 @@ func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOpti
 	if err != nil {
 		return nil, err
 	}
-	return &split{xTrain: xTr, xEval: st.Transform(SelectRows(ds.X, eval)), yTrain: yTr, yEval: SelectLabels(ds.Labels, eval), prep: pp}, nil
+	sp := &split{xTrain: xTr, xEval: st.Transform(SelectRows(ds.X, eval)), yTrain: yTr, yEval: SelectLabels(ds.Labels, eval), prep: pp}
+	if o.Agreement {
+		// Fewer neighbours where a class has few evaluation rows.
+		if sp.evalTriplets, err = LabelTripletsContext(ctx, nil, sp.xEval, sp.yEval, ds.Classes, o.KSame, o.KDiff); err != nil {
+			return nil, fmt.Errorf("the evaluation rows' triplets: %w", err)
+		}
+	}
+	return sp, nil
 }
 
 // score solves sp's problem with method at λ (warm, if not nil, is the
@@ -397,7 +418,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 	train, test := StratifiedSplit(ds.Labels, o.TestFrac, seed)
 	n := len(o.Methods)
 	out := repOutcome{errs: make([]float64, n), lambdas: make([]float64, n), secs: make([]float64, n),
-		collapsed: make([]bool, n), active: make([]bool, n), extended: make([]bool, n), iters: make([]int, n)}
+		collapsed: make([]bool, n), active: make([]bool, n), extended: make([]bool, n), iters: make([]int, n), agree: make([]float64, n)}
 	final, err := newSplit(ctx, ds, train, test, o, seed)
 	if err != nil {
 		return out, err
@@ -464,6 +485,13 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 			out.collapsed[m] = collapsed
 		}
 		out.errs[m], out.lambdas[m], out.iters[m] = e, lambda, res.Iter
+		if o.Agreement {
+			var a mat.Symmetric = res.A
+			if res.A == nil { // Euclid
+				a = identity(final.xEval.RawMatrix().Cols)
+			}
+			out.agree[m] = TripletAgreement(a, final.xEval, final.evalTriplets)
+		}
 		out.active[m] = (method == Fast || method == Gradient || method == Nesterov) && res.BudgetActive
 		out.secs[m] = time.Since(start).Seconds()
 	}
@@ -606,4 +634,13 @@ var PaperTable2 = map[string]map[Method][2]float64{
 	"ionosphere": {Fast: {11.13, 4.12}, Gradient: {11.13, 4.12}, LMNN: {11.89, 4.27}, Xing: {13.77, 3.78}, Euclid: {14.15, 4.81}},
 	"heart":      {Fast: {16.00, 7.38}, Gradient: {15.93, 6.32}, LMNN: {17.50, 5.00}, Xing: {19.75, 7.12}, Euclid: {17.55, 6.39}},
 	"wine":       {Fast: {1.48, 2.59}, Gradient: {1.81, 2.52}, LMNN: {6.67, 5.74}, Xing: {2.96, 1.56}, Euclid: {4.07, 4.43}},
+}
+
+// identity returns the d×d identity, the Euclidean metric.
+func identity(d int) *mat.SymDense {
+	id := mat.NewSymDense(d, nil)
+	for i := range d {
+		id.SetSym(i, i, 1)
+	}
+	return id
 }
