@@ -9,6 +9,7 @@
 //	rml table2 [flags]               the paper's Table 2 on its five datasets
 //	rml figure1 [flags]              the paper's Figure 1, as CSV and SVG files
 //	rml sweep [flags]                where the trust budget binds, and what it does
+//	rml noise [flags]                every learner at every swap rate: which to use
 //
 // Run "rml <command> -h" for a command's flags. The exit status is 0
 // for a converged run, 1 for bad input or a failed solver, 2 for a usage
@@ -38,12 +39,13 @@ const usage = `rml learns a distance metric from noisy triplets (Huang et al., 2
 Usage:
   rml train --data F.csv [--label NAME] [--triplets T.csv] [--eta 0.8] [--lambda 1]
             [--k-same 3] [--k-diff 3] [--flip 0] [--seed 1] [--tol 1e-6] [--max-iter N]
-            [--method fast|nesterov|gradient|lmnn|lmnn-sg|xing|euclid|bestcase|hinge] [--json] [--save-problem P.json]
+            [--method fast|nesterov|gradient|lmnn|lmnn-sg|xing|euclid|bestcase|hinge|logistic|tste] [--json] [--save-problem P.json]
   rml eval  --data F.csv [--label NAME] [--lambda L] [--reps 10] [--flip 0.2] ...
   rml table2 [--data-dir assets/datasets] [--reps 10] [--eta 0.8] [--seed 1]
             [--tune cv|test] [--triplets-from labels|paper] [--json]
   rml figure1 [--out docs/figure1] [--reps 10] [--time-limit 6s] [--data-dir assets/datasets]
   rml sweep  [--data F.csv] [--flip 0.1,0.2,…] [--lambda 1,16,64] [--eta 0.5,…,0.9] [--reps 10]
+  rml noise  [--data-dir assets/datasets] [--reps 10] [--rates 0,0.1,…,0.4] [-o docs/noise.md] [--json]
 
 Run "rml <command> -h" for every flag of a command.
 
@@ -78,11 +80,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = figure1(ctx, args[1:], stdout, stderr)
 	case "sweep":
 		err = sweep(ctx, args[1:], stdout, stderr)
+	case "noise":
+		err = noise(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q: expected train, eval, table2, figure1 or sweep", args[0])
+		err = usageError("unknown command %q: expected train, eval, table2, figure1, sweep or noise", args[0])
 	}
 	var ex *exitError
 	switch {
@@ -142,7 +146,7 @@ func (c *common) register(fs *flag.FlagSet, lambdaDefault float64) {
 	fs.Float64Var(&c.flip, "flip", 0, "probability of swapping each triplet (injected noise)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random choice")
 	fs.IntVar(&c.maxIter, "max-iter", 0, "iteration limit (default 1,000,000; for lmnn 500)")
-	fs.StringVar(&c.method, "method", "fast", "the robust problem's solver (fast, nesterov, gradient), a baseline on the same triplets (lmnn, lmnn-sg, xing, euclid; hinge: the plain hinge loss, η = 1), or the best case (bestcase)")
+	fs.StringVar(&c.method, "method", "fast", "the robust problem's solver (fast, nesterov, gradient), a baseline on the same triplets (lmnn, lmnn-sg, xing, euclid; hinge: the plain hinge loss, η = 1; logistic and tste: smooth triplet losses), or the best case (bestcase)")
 }
 
 func (c *common) check(fs *flag.FlagSet) (core.Method, error) {

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -492,6 +494,47 @@ func TestTable2Collapsed(t *testing.T) {
 		}
 		if row.Method == "EUCL" && row.Mean == nil {
 			t.Error("Euclid has no mean")
+		}
+	}
+}
+
+// noise on a small configuration (Iris, three splits, no noise and 30 %
+// swapped): a cell per learner and rate, the same cells for one worker and
+// for two, RML at η = 1 − 0 the hinge loss itself, Euclid paired with none
+// but the hinge loss, agreements that are shares, and bad flags refused.
+func TestNoise(t *testing.T) {
+	args := []string{"noise", "--data-dir", "../../assets/datasets", "--datasets", "iris", "--reps", "3", "--rates", "0,0.3", "--json"}
+	cells := func(workers string) []map[string]any {
+		t.Helper()
+		code, out, errs := runCLI(append(args, "--workers", workers)...)
+		var r struct{ Cells []map[string]any }
+		if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+			t.Fatalf("exit %d, %v: %s", code, err, errs)
+		}
+		return r.Cells
+	}
+	one, two := cells("1"), cells("2")
+	if len(one) != 2*len(noiseLearners) || !reflect.DeepEqual(one, two) {
+		t.Fatalf("%d cells; one worker and two differ: %v", len(one), !reflect.DeepEqual(one, two))
+	}
+	by := map[string]map[string]any{}
+	for _, c := range one {
+		by[fmt.Sprint(c["rate"], c["learner"])] = c
+		if a := c["agree"].(float64); !(a >= 0 && a <= 100) {
+			t.Errorf("%v: agreement %v", c["learner"], a)
+		}
+		// No pairing from fewer than two splits with a metric.
+		few := c["collapsed"].(float64) >= 2
+		if (c["vsEuclid"] == nil) != (c["learner"] == "EUCL" || few) || (c["vsHinge"] == nil) != (c["learner"] == "hinge" || few) {
+			t.Errorf("%v at %v: against Euclid %v, against the hinge loss %v", c["learner"], c["rate"], c["vsEuclid"], c["vsHinge"])
+		}
+	}
+	if h, r := by["0hinge"], by["0RML η=1−rate"]; fmt.Sprint(h["mean"], h["agree"]) != fmt.Sprint(r["mean"], r["agree"]) {
+		t.Errorf("no noise: RML at η = 1 %v, the hinge loss %v", r, h)
+	}
+	for _, bad := range [][]string{{"--reps", "1"}, {"--rates", "0.5"}, {"--rates", "x"}, {"--workers", "-1"}} {
+		if code, _, errs := runCLI(append([]string{"noise"}, bad...)...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
 	}
 }
