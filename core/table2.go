@@ -41,6 +41,12 @@ type CompareOptions struct {
 	// TuneOnTest chooses λ by the test error, the paper's looser, unstated
 	// choice, instead of by cross-validation on the training part.
 	TuneOnTest bool
+	// TuneByAgreement chooses λ in the cross-validation by the held-out
+	// fold's own triplets instead of its labels: the share of them the
+	// metric orders as they say, each fold's label triplets swapped at the
+	// rate Flip as the training triplets are. That is what a user without
+	// labels has (answers to "which is closer?", some wrong).
+	TuneByAgreement bool
 	// PaperTriplets draws triplets as the paper describes (each point's
 	// PaperK nearest, split by class) instead of LabelTriplets (KSame
 	// nearest of the class × KDiff nearest of the others).
@@ -288,8 +294,9 @@ type split struct {
 	yTrain, yEval []int
 	prep          *Prepared
 	// evalTriplets are the label triplets of the evaluation rows, none
-	// swapped (CompareOptions.Agreement).
-	evalTriplets []Triplet
+	// swapped (CompareOptions.Agreement); evalNoisy the same swapped at
+	// the rate Flip (CompareOptions.TuneByAgreement).
+	evalTriplets, evalNoisy []Triplet
 	// rmlQ is RML's dual solution on this split by λ, once solved: the best
 	// case at the same λ starts from it. Its start is the η = 1 solution,
 	// which RML's is wherever the budget does not bind (in none of the
@@ -329,11 +336,11 @@ func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOpti
 		return nil, err
 	}
 	sp := &split{xTrain: xTr, xEval: st.Transform(SelectRows(ds.X, eval)), yTrain: yTr, yEval: SelectLabels(ds.Labels, eval), prep: pp}
-	if o.Agreement {
-		// Fewer neighbours where a class has few evaluation rows.
+	if o.Agreement || o.TuneByAgreement {
 		if sp.evalTriplets, err = LabelTripletsContext(ctx, nil, sp.xEval, sp.yEval, ds.Classes, o.KSame, o.KDiff); err != nil {
 			return nil, fmt.Errorf("the evaluation rows' triplets: %w", err)
 		}
+		sp.evalNoisy, _ = Flip(sp.evalTriplets, o.Flip, seed^0xa9ee)
 	}
 	return sp, nil
 }
@@ -527,8 +534,9 @@ func lmnnStart(final *split, folds []*split, lambda float64) *[]float64 {
 	return &sum
 }
 
-// chooseLambdaFor returns the λ of the grid with the lowest k-NN error:
-// summed over the folds (each solved from the largest λ down, warm-started
+// chooseLambdaFor returns the λ of the grid with the lowest k-NN error
+// (with o.TuneByAgreement, the lowest share of the fold's noisy triplets
+// disordered): summed over the folds (each solved from the largest λ down, warm-started
 // where the method allows), or on the test part when o.TuneOnTest. Ties go
 // to the larger λ. When the best λ is the grid's largest or smallest and
 // strictly better than its neighbour, the grid goes on past it by factors
@@ -553,9 +561,16 @@ func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*
 			if warm != nil {
 				w = &warm[i]
 			}
-			e, _, err := sp.score(ctx, method, l, o, w)
+			e, res, err := sp.score(ctx, method, l, o, w)
 			if err != nil {
 				return 0, fmt.Errorf("%v, choosing λ (λ = %g): %w", method, l, err)
+			}
+			if o.TuneByAgreement && !o.TuneOnTest {
+				var a mat.Symmetric = res.A
+				if res.A == nil { // Euclid
+					a = identity(sp.xEval.RawMatrix().Cols)
+				}
+				e = 1 - TripletAgreement(a, sp.xEval, sp.evalNoisy)
 			}
 			sum += e
 		}

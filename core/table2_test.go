@@ -180,3 +180,53 @@ func TestExtendPast(t *testing.T) {
 		}
 	}
 }
+
+// With TuneByAgreement the cross-validation ranks λ by the fold's own
+// triplets, swapped as the training ones are, and not by its labels: the
+// λ chosen is the one whose metric disorders fewest of them, worked out
+// here λ by λ on a fresh copy of the fold.
+func TestTuneByAgreement(t *testing.T) {
+	_, ds := loadStd(t, "wine.csv")
+	o := CompareOptions{Reps: 1, Seed: 2, Flip: 0.2, Grid: []float64{0.25, 4, 64}, TuneByAgreement: true}
+	o.defaults()
+	train, test := StratifiedSplit(ds.Labels, o.TestFrac, 2)
+	fold := func() *split {
+		sp, err := newSplit(context.Background(), ds, train, test, o, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	sp := fold()
+	if len(sp.evalNoisy) != len(sp.evalTriplets) || len(sp.evalNoisy) == 0 {
+		t.Fatalf("%d noisy held-out triplets, %d clean", len(sp.evalNoisy), len(sp.evalTriplets))
+	}
+	swapped := 0
+	for i, tr := range sp.evalNoisy {
+		if tr != sp.evalTriplets[i] {
+			swapped++
+		}
+	}
+	if swapped == 0 {
+		t.Fatal("no held-out triplet swapped at a rate of 20 %")
+	}
+	got, extended, err := chooseLambdaFor(context.Background(), Fast, nil, []*split{sp}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, bestErr := 0.0, math.Inf(1)
+	for _, l := range []float64{64, 4, 0.25} { // the search's order: ties to the larger λ
+		f := fold()
+		_, res, err := f.score(context.Background(), Fast, l, o.forCV(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := 1 - TripletAgreement(res.A, f.xEval, f.evalNoisy); e < bestErr-1e-12 {
+			best, bestErr = l, e
+		}
+	}
+	t.Logf("chose λ = %v (past the grid: %v); by hand %v", got, extended, best)
+	if !extended && got != best {
+		t.Errorf("chose λ = %v; the fold's noisy triplets are disordered least at %v", got, best)
+	}
+}

@@ -532,7 +532,7 @@ func TestNoise(t *testing.T) {
 	if h, r := by["0hinge"], by["0RML η=1−rate"]; fmt.Sprint(h["mean"], h["agree"]) != fmt.Sprint(r["mean"], r["agree"]) {
 		t.Errorf("no noise: RML at η = 1 %v, the hinge loss %v", r, h)
 	}
-	for _, bad := range [][]string{{"--reps", "1"}, {"--rates", "0.5"}, {"--rates", "x"}, {"--workers", "-1"}} {
+	for _, bad := range [][]string{{"--reps", "1"}, {"--rates", "0.5"}, {"--rates", "x"}, {"--workers", "-1"}, {"--tune", "test"}} {
 		if code, _, errs := runCLI(append([]string{"noise"}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
