@@ -789,23 +789,18 @@ func (x *xing) iterate(c *primal, tk *ticker) error {
 // certified gap is down to the smoothing's own error, Nμ.
 type lmnnSmooth struct {
 	*lmnn
-	y, prev, na []float64
-	mu, lk      float64
-	theta       float64
-	fa          float64   // F_μ at a
-	hp          []float64 // the weights h′_μ at the last gradient: dual estimates
-	iter        int
-	// The pair values e_pᵀ X e_p of a, prev and y. They are linear in the
-	// matrix, so y's (a, or a + β(a − prev)) are formed from a's and prev's
-	// in O(P) instead of O(n_t d²): one product with the data per
-	// iteration (at the trial point) instead of three.
-	pmA, pmPrev, pmY []float64
+	// The accelerated step's state (its fa is F_μ at a). Its a is lmnn's:
+	// the two are kept the same slice, which lmnn's methods read.
+	psdFISTA
+	mu, lk float64
+	hp     []float64 // the weights h′_μ at the last gradient: dual estimates
+	iter   int
 }
 
 func newLMNNSmooth(l *lmnn) *lmnnSmooth {
 	d2 := len(l.a)
-	m := &lmnnSmooth{lmnn: l, y: append([]float64(nil), l.a...), prev: make([]float64, d2), na: make([]float64, d2),
-		mu: 1, theta: 1, hp: make([]float64, l.e.N)}
+	m := &lmnnSmooth{lmnn: l, mu: 1, hp: make([]float64, l.e.N),
+		psdFISTA: psdFISTA{a: l.a, y: append([]float64(nil), l.a...), prev: make([]float64, d2), na: make([]float64, d2), theta: 1}}
 	l.e.pairValuesAt(l.a)
 	m.fa, _ = m.smoothed(l.a, nil)
 	m.pmA = slices.Clone(l.e.pm)
@@ -864,7 +859,7 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	} else {
 		m.lk *= 0.8
 	}
-	copy(m.prev, m.a)
+	copy(m.prev, m.lmnn.a)
 	var fn, f float64 // F_μ and F at the trial point
 	err := backtrack(&m.lk, 2, func(lk float64) (bool, error) {
 		if err := tk.tick(); err != nil {
@@ -884,28 +879,15 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 	if err != nil {
 		return err
 	}
-	m.a, m.na = m.na, m.a
-	m.pmA, m.pmPrev = m.pmPrev, m.pmA // prev = a before the step
-	copy(m.pmA, e.pm)
-	// Momentum, restarted when F_μ rose.
-	if fn > m.fa {
-		m.theta = 1
-		copy(m.y, m.a)
-		copy(m.pmY, m.pmA)
-	} else {
-		tn, beta := momentum(m.theta, 1)
-		extrapolateTo(m.y, m.a, m.prev, beta)
-		extrapolateTo(m.pmY, m.pmA, m.pmPrev, beta)
-		m.theta = tn
-	}
-	m.fa = fn
+	m.accept(e.pm, fn) // momentum, restarted when F_μ rose
+	m.lmnn.a = m.psdFISTA.a
 	if !finite(f) {
 		return errNonFinite("the LMNN objective", f)
 	}
-	c.offer(m.a, f)
+	c.offer(m.lmnn.a, f)
 	if m.iter%10 == 1 {
 		copy(e.pm, m.pmA)
-		m.smoothed(m.a, m.g) // the weights h′_μ at a, into m.hp
+		m.smoothed(m.lmnn.a, m.g) // the weights h′_μ at a, into m.hp
 		lb, err := m.boundFrom(m.hp)
 		if err != nil {
 			return err
@@ -916,9 +898,9 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		if c.best-c.lower <= float64(m.e.N)*m.mu && m.mu > 1e-12 {
 			m.mu /= 2
 			copy(e.pm, m.pmA)
-			m.fa, _ = m.smoothed(m.a, nil)
+			m.fa, _ = m.smoothed(m.lmnn.a, nil)
 			m.theta = 1
-			copy(m.y, m.a)
+			copy(m.y, m.lmnn.a)
 			copy(m.pmY, m.pmA)
 		}
 	}

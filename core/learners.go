@@ -74,22 +74,54 @@ type learner struct {
 	loss    smoothLoss
 	certify bool // Logistic: a dual bound every certifyEvery iterations
 
-	a, y, prev, na, g []float64 // d×d, both triangles
-	m                 []float64 // scratch for M(q), d×d
-	q                 []float64 // the loss's weights at a: −∂ℓ/∂d_dis, a dual point for Logistic
-	pmA, pmPrev, pmY  []float64 // pair values of a, prev, y (linear in the matrix)
-	fa, lk, theta     float64
-	iter              int
-	stationarity      float64 // ‖a − y‖_F·L at the last step: the gradient mapping's norm
+	psdFISTA
+	g            []float64 // the gradient at y, d×d
+	m            []float64 // scratch for M(q), d×d
+	q            []float64 // the loss's weights at a: −∂ℓ/∂d_dis, a dual point for Logistic
+	lk           float64
+	iter         int
+	stationarity float64 // ‖a − y‖_F·L at the last step: the gradient mapping's norm
+}
+
+// psdFISTA is the state of accelerated projected gradient on the PSD cone
+// that LMNN's smoothed solver and the smooth triplet losses share: the
+// iterate a, the one before it, the extrapolated point y and the trial na
+// (d×d, both triangles), the pair values of a, prev and y (linear in the
+// matrix, so y's are extrapolated in O(P) instead of formed in
+// O(n_t d²)), the objective at a and FISTA's θ.
+type psdFISTA struct {
+	a, y, prev, na   []float64
+	pmA, pmPrev, pmY []float64
+	fa, theta        float64
+}
+
+// accept takes the trial point na, whose pair values are pm and objective
+// fn, as the new iterate (prev = a before it), and moves y by FISTA's
+// momentum, restarted (y = a) when the objective rose.
+func (s *psdFISTA) accept(pm []float64, fn float64) {
+	s.a, s.na = s.na, s.a
+	s.pmA, s.pmPrev = s.pmPrev, s.pmA
+	copy(s.pmA, pm)
+	if fn > s.fa {
+		s.theta = 1
+		copy(s.y, s.a)
+		copy(s.pmY, s.pmA)
+	} else {
+		tn, beta := momentum(s.theta, 1)
+		extrapolateTo(s.y, s.a, s.prev, beta)
+		extrapolateTo(s.pmY, s.pmA, s.pmPrev, beta)
+		s.theta = tn
+	}
+	s.fa = fn
 }
 
 const certifyEvery = 10
 
 func newLearner(e *evaluator, lambda float64, loss smoothLoss, certify bool) *learner {
 	d := e.d
-	l := &learner{e: e, lambda: lambda, loss: loss, certify: certify, theta: 1,
-		a: make([]float64, d*d), prev: make([]float64, d*d), na: make([]float64, d*d), g: make([]float64, d*d),
-		m: make([]float64, d*d), q: make([]float64, e.N)}
+	l := &learner{e: e, lambda: lambda, loss: loss, certify: certify,
+		psdFISTA: psdFISTA{theta: 1, a: make([]float64, d*d), prev: make([]float64, d*d), na: make([]float64, d*d)},
+		g:        make([]float64, d*d), m: make([]float64, d*d), q: make([]float64, e.N)}
 	// The start: I scaled so that the mean of the triplets' distances
 	// (similar and dissimilar) is 1.
 	for i := 0; i < d; i++ {
@@ -204,20 +236,7 @@ func (l *learner) iterate(c *primal, tk *ticker) error {
 		return err
 	}
 	l.stationarity = l.lk * math.Sqrt(sq)
-	l.a, l.na = l.na, l.a
-	l.pmA, l.pmPrev = l.pmPrev, l.pmA
-	copy(l.pmA, e.pm)
-	if fn > l.fa {
-		l.theta = 1
-		copy(l.y, l.a)
-		copy(l.pmY, l.pmA)
-	} else {
-		tn, beta := momentum(l.theta, 1)
-		extrapolateTo(l.y, l.a, l.prev, beta)
-		extrapolateTo(l.pmY, l.pmA, l.pmPrev, beta)
-		l.theta = tn
-	}
-	l.fa = fn
+	l.accept(e.pm, fn)
 	if !finite(fn) {
 		return errNonFinite("the triplet loss", fn)
 	}

@@ -77,8 +77,8 @@ type CompareOptions struct {
 	// well (TripletAgreement on the label triplets of the evaluation rows,
 	// none swapped): a measure that needs no labels at test time.
 	Agreement bool
-	Workers     int                   // parallel repetitions; default GOMAXPROCS
-	Progress    func(done, total int) // after each repetition of each dataset
+	Workers   int                   // parallel repetitions; default GOMAXPROCS
+	Progress  func(done, total int) // after each repetition of each dataset
 }
 
 func (o *CompareOptions) defaults() {
