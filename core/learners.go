@@ -51,8 +51,11 @@ func logisticLoss(ds, dd float64) (l, gs, gd float64) {
 const tsteAlpha = 1.0
 
 // tsteLoss is −log p, p = s(ds)/(s(ds) + s(dd)), as log(1 + r) with
-// r = s(dd)/s(ds) = ((α + ds)/(α + dd))^{(α+1)/2}.
+// r = s(dd)/s(ds) = ((α + ds)/(α + dd))^{(α+1)/2}. A distance below 0 is
+// taken as 0: FISTA's extrapolated point is not PSD, and its "distances"
+// may be negative, where s is not defined (below −α it is not even real).
 func tsteLoss(ds, dd float64) (l, gs, gd float64) {
+	ds, dd = max(ds, 0), max(dd, 0)
 	h := (tsteAlpha + 1) / 2
 	logr := h * (math.Log1p(ds/tsteAlpha) - math.Log1p(dd/tsteAlpha))
 	// log(1 + r) and r/(1 + r), stable for either sign of log r.
