@@ -299,10 +299,10 @@ type split struct {
 	evalTriplets, evalNoisy []Triplet
 	// rmlQ is RML's dual solution on this split by λ, once solved: the best
 	// case at the same λ starts from it. Its start is the η = 1 solution,
-	// which RML's is wherever the budget does not bind (in none of the
-	// 50 repetitions of the default table) and which it is close to
-	// otherwise; on Sonar the start took a quarter of the best case's
-	// iterations when warm-started from the previous λ's instead.
+	// which RML's is wherever the budget does not bind (nearly every
+	// repetition of the default table: docs/table2.md counts them) and
+	// which it is close to otherwise; warm-started from the previous λ's
+	// instead, the start took a large share of the best case's iterations.
 	rmlQ map[float64][]float64
 	// lmnnA is LMNN's metric on this split by λ, once solved. LMNN's
 	// 500 iterations end far from its optimum from a cold start (on a Sonar
