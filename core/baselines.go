@@ -70,11 +70,7 @@ func solveBaseline(ctx context.Context, p *Problem, s Settings) (*Result, error)
 	d := e.d
 	res := &Result{Method: s.Method}
 	if s.Method == Euclid {
-		id := mat.NewSymDense(d, nil)
-		for i := 0; i < d; i++ {
-			id.SetSym(i, i, 1)
-		}
-		res.A, res.Status = id, Converged
+		res.A, res.Status = identity(d), Converged
 		res.Progress = Progress{Budget: p.Budget()}
 		return res, nil
 	}
@@ -905,4 +901,13 @@ func (m *lmnnSmooth) iterate(c *primal, tk *ticker) error {
 		}
 	}
 	return nil
+}
+
+// identity returns the d×d identity, the Euclidean metric.
+func identity(d int) *mat.SymDense {
+	id := mat.NewSymDense(d, nil)
+	for i := range d {
+		id.SetSym(i, i, 1)
+	}
+	return id
 }

@@ -354,7 +354,7 @@ func (sp *split) score(ctx context.Context, method Method, lambda float64, o Com
 	k := min(o.K, len(sp.yTrain))
 	if method == Euclid {
 		e, err := KNNError(nil, sp.xTrain, sp.yTrain, sp.xEval, sp.yEval, k)
-		return e, &Result{Method: Euclid, Status: Converged}, err
+		return e, &Result{Method: Euclid, Status: Converged, A: identity(sp.xTrain.RawMatrix().Cols)}, err
 	}
 	s := o.settings(method)
 	d := sp.xTrain.RawMatrix().Cols
@@ -493,11 +493,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 		}
 		out.errs[m], out.lambdas[m], out.iters[m] = e, lambda, res.Iter
 		if o.Agreement {
-			var a mat.Symmetric = res.A
-			if res.A == nil { // Euclid
-				a = identity(final.xEval.RawMatrix().Cols)
-			}
-			out.agree[m] = TripletAgreement(a, final.xEval, final.evalTriplets)
+			out.agree[m] = TripletAgreement(res.A, final.xEval, final.evalTriplets)
 		}
 		out.active[m] = (method == Fast || method == Gradient || method == Nesterov) && res.BudgetActive
 		out.secs[m] = time.Since(start).Seconds()
@@ -566,11 +562,7 @@ func chooseLambdaFor(ctx context.Context, method Method, final *split, folds []*
 				return 0, fmt.Errorf("%v, choosing λ (λ = %g): %w", method, l, err)
 			}
 			if o.TuneByAgreement && !o.TuneOnTest {
-				var a mat.Symmetric = res.A
-				if res.A == nil { // Euclid
-					a = identity(sp.xEval.RawMatrix().Cols)
-				}
-				e = 1 - TripletAgreement(a, sp.xEval, sp.evalNoisy)
+				e = 1 - TripletAgreement(res.A, sp.xEval, sp.evalNoisy)
 			}
 			sum += e
 		}
@@ -649,13 +641,4 @@ var PaperTable2 = map[string]map[Method][2]float64{
 	"ionosphere": {Fast: {11.13, 4.12}, Gradient: {11.13, 4.12}, LMNN: {11.89, 4.27}, Xing: {13.77, 3.78}, Euclid: {14.15, 4.81}},
 	"heart":      {Fast: {16.00, 7.38}, Gradient: {15.93, 6.32}, LMNN: {17.50, 5.00}, Xing: {19.75, 7.12}, Euclid: {17.55, 6.39}},
 	"wine":       {Fast: {1.48, 2.59}, Gradient: {1.81, 2.52}, LMNN: {6.67, 5.74}, Xing: {2.96, 1.56}, Euclid: {4.07, 4.43}},
-}
-
-// identity returns the d×d identity, the Euclidean metric.
-func identity(d int) *mat.SymDense {
-	id := mat.NewSymDense(d, nil)
-	for i := range d {
-		id.SetSym(i, i, 1)
-	}
-	return id
 }
