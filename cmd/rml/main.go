@@ -258,6 +258,8 @@ type trainOutput struct {
 	Collapsed    bool        `json:"collapsed"` // A = 0 to rounding: not a usable metric
 	A            [][]float64 `json:"A"`
 	SetAside     *setAside   `json:"setAside,omitempty"` // the best case's
+	// EtaFrom is the re-checked sample η was chosen from (--eta-from-check).
+	EtaFrom *core.NoiseEstimate `json:"etaFrom,omitempty"`
 }
 
 // setAside is what the best case did not trust: the triplets (0-based
@@ -278,12 +280,19 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	triplets := fs.String("triplets", "", "CSV of triplets as 0-based row indices anchor,similar,dissimilar (instead of labels)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	save := fs.String("save-problem", "", "write the standardized problem as solved to this JSON file")
+	check := fs.Int("eta-from-check", 0, "choose η as 1 − the share of wrong triplets in this many drawn at random and re-checked against the labels (the paper's Section 4); 0: --eta as given")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	method, err := c.check(fs)
 	if err != nil {
 		return err
+	}
+	switch {
+	case *check < 0:
+		return usageError("--eta-from-check %d: expected a count of triplets, or 0", *check)
+	case *check > 0 && *triplets != "":
+		return usageError("--eta-from-check re-checks triplets against the labels; a triplet file's have no truth to check")
 	}
 	if err := spec.LambdaRange.Check(c.lambda); err != nil {
 		return usageError("--lambda: %v", err)
@@ -296,6 +305,11 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	pp, swapped, err := c.prepare(ctx, ds, *triplets, live, stderr)
 	if err != nil {
 		return err
+	}
+	var noise *core.NoiseEstimate
+	if *check > 0 {
+		est := core.EstimateNoise(swapped, *check, c.seed)
+		noise, c.eta = &est, max(1-est.Rate, 1/float64(len(pp.Triplets)))
 	}
 	p := pp.Problem(c.eta, c.lambda)
 	if *save != "" {
@@ -325,6 +339,7 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out.EtaFrom = noise
 	var notConverged error
 	if res.Status != core.Converged {
 		notConverged = &exitError{code: 3, msg: fmt.Sprintf("not converged: %s after %d iterations at relative gap %.3g (asked %g)", res.Status, res.Iter, res.RelGap, c.tol)}
@@ -440,6 +455,10 @@ func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool, collapsed
 func (out *trainOutput) print(w io.Writer, file string, classes int) {
 	fmt.Fprintf(w, "data         %s: %d rows, %d features, %d classes\n", file, out.N, out.Dim, classes)
 	fmt.Fprintf(w, "triplets     %d (%d swapped)\n", out.Triplets, out.Swapped)
+	if e := out.EtaFrom; e != nil {
+		fmt.Fprintf(w, "η from       %d triplets re-checked: %d wrong (%.1f %%, 95 %% CI %.1f–%.1f %%), so η = %.4g; the share truly swapped is %.1f %%\n",
+			e.Checked, e.Wrong, 100*e.Rate, 100*e.Lo, 100*e.Hi, out.Eta, 100*float64(out.Swapped)/float64(out.Triplets))
+	}
 	// η and the budget belong to the robust problem (and η to the best
 	// case); λ to every method but Xing's and Euclid.
 	robust := slices.Contains(spec.RMLMethods, out.Method)

@@ -538,3 +538,30 @@ func TestNoise(t *testing.T) {
 		}
 	}
 }
+
+// train --eta-from-check chooses η from a re-checked sample: η = 1 − the
+// share wrong among the triplets checked, said beside the truth; refused
+// with a triplet file (no labels to check against) or a negative count.
+func TestEtaFromCheck(t *testing.T) {
+	code, out, errs := runCLI("train", "--data", "../../assets/datasets/wine.csv", "--flip", "0.3", "--eta-from-check", "80", "--json")
+	var r struct {
+		Eta     float64
+		Swapped int
+		EtaFrom *struct{ Checked, Wrong int }
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, errs)
+	}
+	if r.EtaFrom == nil || r.EtaFrom.Checked != 80 || r.Eta != 1-float64(r.EtaFrom.Wrong)/80 || r.Swapped == 0 {
+		t.Errorf("η %v from %+v (%d swapped)", r.Eta, r.EtaFrom, r.Swapped)
+	}
+	code, out, _ = runCLI("train", "--data", "../../assets/datasets/wine.csv", "--flip", "0.3", "--eta-from-check", "80")
+	if code != 0 || !strings.Contains(out, "80 triplets re-checked") || !strings.Contains(out, "the share truly swapped is") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"--eta-from-check", "-1"}, {"--eta-from-check", "5", "--triplets", "x.csv"}} {
+		if code, _, errs := runCLI(append([]string{"train", "--data", "../../assets/datasets/wine.csv"}, bad...)...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}
