@@ -252,6 +252,7 @@ var benchList = []bench{
 	{"./core", "^BenchmarkScaling$", "1x", "The fast method's iterations to a relative gap of 1e-6 with and without its diagonal scaling W."},
 	{"./core", "^BenchmarkNewton$", "1x", "The fast method's iterations and seconds to a relative gap of 1e-6 and 1e-8, plain FISTA with restarts, with the Newton steps, and as it ships (η = 0.8, λ = 1; Heart also at η = 0.3)."},
 	{"./core", "^BenchmarkUpload$", "1x", "The page's largest figure natively: the 5,000 × 50 upload (internal/bigcsv) to 1e-3, as the page builds its problem."},
+	{"./core", "^BenchmarkWide$", "1x", "What rml train runs on wide data with every default (5,000 rows, d = 50 to 400, to 1e-3): preparation, iterations, seconds and milliseconds per iteration."},
 	{"./core", "^BenchmarkLabelTriplets$", "1x", "The neighbour search that draws the triplets from the labels."},
 	{"./core", "^BenchmarkBestCaseStart$", "3x", "The best case on Wine's noise lesson solving its η = 1 start, and given it (as the page's workers hand it on)."},
 	{"./core", "^BenchmarkKNN$", "1x", "The 5-NN test error (the held-out rows against the training rows)."},
