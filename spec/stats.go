@@ -41,3 +41,44 @@ func Wilson(k, n int) (lo, hi float64) {
 func Misclassified(err float64, n int) int {
 	return min(n, max(0, int(math.Round(err*float64(n)))))
 }
+
+// IterationsLeft estimates how many more iterations a run needs to bring
+// its gap down to stop, from its trace (iterations ascending, and the gap
+// at each), by the recent rate of decrease of the best gap so far: if the
+// best Δ fell from g₁ by the middle iteration t/2 to g₂ by t, it is taken
+// to keep falling by the same factor per iteration,
+//
+//	iterations left = (ln Δ_stop − ln g₂) / ((ln g₂ − ln g₁)/(t − t/2)).
+//
+// The best gap is used because the accelerated methods' gap oscillates;
+// for a method that slows down as it goes (projected gradient), the
+// estimate is a lower bound. ok is false while the best gap does not fall
+// (or there is no trace); 0 when it is already below stop. The page's
+// remaining time and the command line's both come from it.
+func IterationsLeft(iters, gaps []float64, stop float64) (left float64, ok bool) {
+	n := len(iters)
+	if n == 0 || !(stop > 0) {
+		return 0, false
+	}
+	t := iters[n-1]
+	half := t / 2
+	g1, g2 := math.Inf(1), math.Inf(1)
+	for i, it := range iters {
+		g := gaps[i]
+		if !(g > 0) {
+			continue
+		}
+		if it <= half {
+			g1 = min(g1, g)
+		}
+		g2 = min(g2, g)
+	}
+	if math.IsInf(g1, 1) || !(g2 < g1) {
+		return 0, false
+	}
+	if g2 <= stop {
+		return 0, true
+	}
+	perIter := (math.Log(g2) - math.Log(g1)) / (t - half)
+	return (math.Log(stop) - math.Log(g2)) / perIter, true
+}

@@ -51,3 +51,30 @@ func TestWilsonShape(t *testing.T) {
 		t.Errorf("Misclassified(1/36, 36) = %d", k)
 	}
 }
+
+// IterationsLeft on a gap that halves every iteration from 1 (best so far
+// at t = 40 is 2^−40, at t/2 = 20 it is 2^−20): to reach 2^−50 takes 10
+// more; a gap below the level needs none; a flat gap or no trace gives no
+// estimate.
+func TestIterationsLeft(t *testing.T) {
+	var iters, gaps []float64
+	for i := 0; i <= 40; i++ {
+		iters, gaps = append(iters, float64(i)), append(gaps, math.Pow(2, -float64(i)))
+	}
+	if left, ok := IterationsLeft(iters, gaps, math.Pow(2, -50)); !ok || math.Abs(left-10) > 1e-9 {
+		t.Errorf("halving: %v left (ok %v), want 10", left, ok)
+	}
+	if left, ok := IterationsLeft(iters, gaps, 1e-3); !ok || left != 0 {
+		t.Errorf("already below: %v (ok %v)", left, ok)
+	}
+	flat := make([]float64, len(gaps))
+	for i := range flat {
+		flat[i] = 1
+	}
+	if _, ok := IterationsLeft(iters, flat, 1e-6); ok {
+		t.Error("a flat gap gave an estimate")
+	}
+	if _, ok := IterationsLeft(nil, nil, 1e-6); ok {
+		t.Error("no trace gave an estimate")
+	}
+}
