@@ -390,16 +390,33 @@ func (c *common) prepare(ctx context.Context, ds *core.Dataset, tripletFile stri
 func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool, stderr io.Writer) (*core.Result, error) {
 	if live {
 		var last time.Time
+		var iters, gaps []float64
 		s.Progress = func(pr core.Progress) bool {
+			iters, gaps = append(iters, float64(pr.Iter)), append(gaps, pr.Gap)
 			if time.Since(last) > 100*time.Millisecond {
 				last = time.Now()
-				fmt.Fprintf(stderr, "\rt = %-8d Δ_t = %-11.4g rel = %-10.3g %6.1fs", pr.Iter, pr.Gap, pr.RelGap, pr.Elapsed.Seconds())
+				fmt.Fprintf(stderr, "\rt = %-8d Δ_t = %-11.4g rel = %-10.3g %6.1fs%s", pr.Iter, pr.Gap, pr.RelGap, pr.Elapsed.Seconds(), timeLeft(pr, iters, gaps, s.Tol))
 			}
 			return true
 		}
 		defer fmt.Fprint(stderr, "\r\033[K")
 	}
 	return core.Solve(ctx, p, s)
+}
+
+// timeLeft says how long the run may still take to reach tol (the
+// page's estimate, spec.IterationsLeft, at the run's rate so far), once
+// there is enough to go on: 20 iterations and a second.
+func timeLeft(pr core.Progress, iters, gaps []float64, tol float64) string {
+	secs := pr.Elapsed.Seconds()
+	if len(iters) < 20 || secs < 1 || !pr.Certified {
+		return ""
+	}
+	left, ok := spec.IterationsLeft(iters, gaps, spec.StopGap(tol, pr.Primal))
+	if !ok {
+		return ", no estimate yet    "
+	}
+	return fmt.Sprintf(", about %.0f s to go  ", left*secs/float64(pr.Iter))
 }
 
 func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool, collapsed bool) (*trainOutput, error) {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rml-lab/rml/core"
 	"github.com/rml-lab/rml/ui/draw"
@@ -563,5 +564,23 @@ func TestEtaFromCheck(t *testing.T) {
 		if code, _, errs := runCLI(append([]string{"train", "--data", "../../assets/datasets/wine.csv"}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
+	}
+}
+
+// The live line's estimate: none before 20 iterations and a second, the
+// page's extrapolation at the run's rate after (a gap that halves every
+// iteration, 40 iterations in 4 s, 10 more to go: 1 s).
+func TestTimeLeft(t *testing.T) {
+	var iters, gaps []float64
+	for i := 0; i <= 40; i++ {
+		iters, gaps = append(iters, float64(i)), append(gaps, math.Pow(2, -float64(i)))
+	}
+	pr := core.Progress{Iter: 40, Elapsed: 4 * time.Second, Certified: true, Primal: 1}
+	if got := timeLeft(pr, iters, gaps, math.Pow(2, -50)); !strings.Contains(got, "about 1 s to go") {
+		t.Errorf("%q", got)
+	}
+	pr.Elapsed = time.Second / 2
+	if got := timeLeft(pr, iters, gaps, math.Pow(2, -50)); got != "" {
+		t.Errorf("after half a second: %q", got)
 	}
 }
