@@ -584,3 +584,27 @@ func TestTimeLeft(t *testing.T) {
 		t.Errorf("after half a second: %q", got)
 	}
 }
+
+// cellsWhere names the datasets, each with its rates, where a learner's
+// comparison has the verdict, in the cells' order.
+func TestCellsWhere(t *testing.T) {
+	v := func(verdict string) *vsEuclid { return &vsEuclid{Verdict: verdict} }
+	cells := []noiseCell{
+		{Dataset: "sonar", Rate: 0.1, Learner: "t-STE", VsEuclid: v("better")},
+		{Dataset: "sonar", Rate: 0.4, Learner: "t-STE", VsEuclid: v("better")},
+		{Dataset: "wine", Rate: 0, Learner: "t-STE", VsEuclid: v("better")},
+		{Dataset: "wine", Rate: 0.2, Learner: "t-STE", VsEuclid: v("worse")},
+		{Dataset: "iris", Rate: 0.1, Learner: "LMNN", VsEuclid: v("better")},
+		{Dataset: "iris", Rate: 0.3, Learner: "t-STE"},
+	}
+	vs := func(c noiseCell) *vsEuclid { return c.VsEuclid }
+	if got, want := cellsWhere(cells, "t-STE", "better", vs), "sonar (10, 40 %), wine (0 %)"; got != want {
+		t.Errorf("better: %q, want %q", got, want)
+	}
+	if got, want := cellsWhere(cells, "t-STE", "worse", vs), "wine (20 %)"; got != want {
+		t.Errorf("worse: %q, want %q", got, want)
+	}
+	if got := cellsWhere(cells, "Xing", "better", vs); got != "" {
+		t.Errorf("no cells: %q", got)
+	}
+}

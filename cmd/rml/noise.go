@@ -302,7 +302,50 @@ func writeNoiseSummary(w io.Writer, cells []noiseCell, rates []float64) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", l.title, count(eb, en), count(ew, en), meanPoints(ed, en), count(hb, hn), count(hw, hn), meanPoints(hd, hn))
 	}
+	fmt.Fprintf(w, "\nWhere, learner by learner (the cells shown better or worse; every other cell cannot tell):\n\n")
+	for _, l := range noiseLearners {
+		var said, refs []string
+		for _, ref := range []struct {
+			name, title string
+			vs          func(noiseCell) *vsEuclid
+		}{{"Euclid", "EUCL", func(c noiseCell) *vsEuclid { return c.VsEuclid }}, {"the hinge loss", "hinge", func(c noiseCell) *vsEuclid { return c.VsHinge }}} {
+			if ref.title == l.title {
+				continue
+			}
+			refs = append(refs, ref.name)
+			for _, verdict := range []string{"better", "worse"} {
+				if where := cellsWhere(cells, l.title, verdict, ref.vs); where != "" {
+					said = append(said, verdict+" than "+ref.name+" on "+where)
+				}
+			}
+		}
+		if len(said) == 0 {
+			said = []string{"not shown better or worse than " + strings.Join(refs, " or ") + " anywhere"}
+		}
+		fmt.Fprintf(w, "- %s: %s.\n", l.title, strings.Join(said, "; "))
+	}
 	fmt.Fprintln(w)
+}
+
+// cellsWhere lists the datasets, each with its swap rates, where learner's
+// comparison (vs) has the verdict: "sonar (10, 40 %), wine (0 %)".
+func cellsWhere(cells []noiseCell, learner, verdict string, vs func(noiseCell) *vsEuclid) string {
+	var names []string
+	rates := map[string][]string{}
+	for _, c := range cells {
+		if v := vs(c); c.Learner != learner || v == nil || v.Verdict != verdict {
+			continue
+		}
+		if _, ok := rates[c.Dataset]; !ok {
+			names = append(names, c.Dataset)
+		}
+		rates[c.Dataset] = append(rates[c.Dataset], fmt.Sprintf("%.0f", 100*c.Rate))
+	}
+	var out []string
+	for _, n := range names {
+		out = append(out, fmt.Sprintf("%s (%s %%)", n, strings.Join(rates[n], ", ")))
+	}
+	return strings.Join(out, ", ")
 }
 
 func b2i(b bool) int {
