@@ -306,11 +306,7 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var noise *core.NoiseEstimate
-	if *check > 0 {
-		est := core.EstimateNoise(swapped, *check, c.seed)
-		noise, c.eta = &est, max(1-est.Rate, 1/float64(len(pp.Triplets)))
-	}
+	noise := c.etaFromCheck(*check, swapped)
 	p := pp.Problem(c.eta, c.lambda)
 	if *save != "" {
 		if err := saveProblem(*save, p); err != nil {
@@ -387,6 +383,18 @@ func (c *common) prepare(ctx context.Context, ds *core.Dataset, tripletFile stri
 
 // solveLive solves p, showing t, Δ_t and the time on one line of a
 // terminal while it runs.
+// etaFromCheck sets c.eta from m triplets re-checked against the labels
+// (swapped: which are wrong), as --eta-from-check asks, and returns the
+// estimate; nil for m = 0, when --eta stands.
+func (c *common) etaFromCheck(m int, swapped []bool) *core.NoiseEstimate {
+	if m == 0 {
+		return nil
+	}
+	est := core.EstimateNoise(swapped, m, c.seed)
+	c.eta = max(1-est.Rate, 1/float64(max(len(swapped), 1)))
+	return &est
+}
+
 func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool, stderr io.Writer) (*core.Result, error) {
 	if live {
 		var last time.Time
