@@ -314,8 +314,11 @@ type split struct {
 }
 
 // newSplit standardizes the training rows, draws and swaps their triplets
-// (seeded), and standardizes the evaluation rows with the same map.
-func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOptions, seed uint64) (*split, error) {
+// (seeded), and standardizes the evaluation rows with the same map; with
+// heldOut, it also draws the evaluation rows' label triplets, clean and
+// swapped at the rate o.Flip (evalTriplets, evalNoisy): the final split's
+// score its metric (Agreement), the folds' choose λ (TuneByAgreement).
+func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOptions, seed uint64, heldOut bool) (*split, error) {
 	st, xTr, err := Standardize(ds.X, train)
 	if err != nil {
 		return nil, err
@@ -336,7 +339,7 @@ func newSplit(ctx context.Context, ds *Dataset, train, eval []int, o CompareOpti
 		return nil, err
 	}
 	sp := &split{xTrain: xTr, xEval: st.Transform(SelectRows(ds.X, eval)), yTrain: yTr, yEval: SelectLabels(ds.Labels, eval), prep: pp}
-	if o.Agreement || o.TuneByAgreement {
+	if heldOut {
 		if sp.evalTriplets, err = LabelTripletsContext(ctx, nil, sp.xEval, sp.yEval, ds.Classes, o.KSame, o.KDiff); err != nil {
 			return nil, fmt.Errorf("the evaluation rows' triplets: %w", err)
 		}
@@ -426,7 +429,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 	n := len(o.Methods)
 	out := repOutcome{errs: make([]float64, n), lambdas: make([]float64, n), secs: make([]float64, n),
 		collapsed: make([]bool, n), active: make([]bool, n), extended: make([]bool, n), iters: make([]int, n), agree: make([]float64, n)}
-	final, err := newSplit(ctx, ds, train, test, o, seed)
+	final, err := newSplit(ctx, ds, train, test, o, seed, o.Agreement)
 	if err != nil {
 		return out, err
 	}
@@ -442,7 +445,7 @@ func compareRep(ctx context.Context, ds *Dataset, o CompareOptions, r int) (repO
 				}
 			}
 			slices.Sort(inner)
-			sp, err := newSplit(ctx, ds, inner, fs[f], o, seed*31+uint64(f))
+			sp, err := newSplit(ctx, ds, inner, fs[f], o, seed*31+uint64(f), o.TuneByAgreement)
 			if err != nil {
 				return out, fmt.Errorf("choosing λ: %w", err)
 			}

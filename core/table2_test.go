@@ -130,7 +130,7 @@ func TestCVSettings(t *testing.T) {
 	o := CompareOptions{Reps: 1, Seed: 5, Tol: 1e-12, CVLMNNIters: 1, Folds: 2}
 	o.defaults()
 	train, test := StratifiedSplit(ds.Labels, o.TestFrac, 5)
-	fold, err := newSplit(context.Background(), ds, train, test, o, 5)
+	fold, err := newSplit(context.Background(), ds, train, test, o, 5, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestTuneByAgreement(t *testing.T) {
 	o.defaults()
 	train, test := StratifiedSplit(ds.Labels, o.TestFrac, 2)
 	fold := func() *split {
-		sp, err := newSplit(context.Background(), ds, train, test, o, 2)
+		sp, err := newSplit(context.Background(), ds, train, test, o, 2, true)
 		if err != nil {
 			t.Fatal(err)
 		}
