@@ -647,7 +647,7 @@ func TestCompareMovesColumns(t *testing.T) {
 			.observe(document.body, {subtree: true, childList: true});
 		return true })()`, new(bool))
 	p.click("compare")
-	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	p.waitRuns(compareCount, compareRuns, 2*time.Minute)
 	p.poll(`[...document.querySelectorAll('svg.mini-proj')].every(s => s.querySelector('path.pts'))`, 10*time.Second)
 	var got struct {
 		Redrawn, Frames, WithPoints int
@@ -666,8 +666,8 @@ func TestCompareMovesColumns(t *testing.T) {
 	if got.Redrawn != 0 {
 		t.Errorf("the Compare redrew %d paths of small projections already drawn", got.Redrawn)
 	}
-	if got.Frames != 5 || got.WithPoints != 0 {
-		t.Errorf("the Compare added %d small projections, %d of them with their points drawn in their column's task (want 5, none)", got.Frames, got.WithPoints)
+	if got.Frames != compareRuns || got.WithPoints != 0 {
+		t.Errorf("the Compare added %d small projections, %d of them with their points drawn in their column's task (want %d, none)", got.Frames, got.WithPoints, compareRuns)
 	}
 	// Euclid has no curve (no iterations): the curves' colours are the
 	// other columns' swatches, in column order.
@@ -677,8 +677,8 @@ func TestCompareMovesColumns(t *testing.T) {
 			k++
 		}
 	}
-	if len(got.Swatches) != 5 || len(got.Curves) != 4 || k != len(got.Curves) {
-		t.Errorf("columns %s: swatches %v, curves %v (want five columns, four curves in their colours and order)", got.Methods, got.Swatches, got.Curves)
+	if len(got.Swatches) != compareRuns || len(got.Curves) != compareRuns-1 || k != len(got.Curves) {
+		t.Errorf("columns %s: swatches %v, curves %v (want %d columns, a curve for each but Euclid's, in their colours and order)", got.Methods, got.Swatches, got.Curves, compareRuns)
 	}
 	seen := map[string]bool{}
 	for _, c := range got.Swatches {
@@ -691,15 +691,16 @@ func TestCompareMovesColumns(t *testing.T) {
 
 	// Keyed columns leave too: remove the first, pin the shown run twice
 	// (the same result in two columns, told apart by their IDs), then a
-	// second Compare, whose columns push the oldest out beyond six.
+	// second Compare, whose columns push the oldest out beyond ten
+	// (store.MaxPinned).
 	p.eval(`document.querySelector('[aria-label="remove column 1"]').click(), true`, new(bool))
-	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "4"`, 5*time.Second)
+	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "`+strconv.Itoa(compareRuns-1)+`"`, 5*time.Second)
 	p.click("pin")
 	p.click("pin")
-	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "6"`, 5*time.Second)
+	p.poll(`document.querySelector('[data-testid="compare-table"]').dataset.runs === "`+strconv.Itoa(compareRuns+1)+`"`, 5*time.Second)
 	p.click("compare")
-	// The second pin, then the second Compare's columns, once its last run
+	// The two pins, then the second Compare's columns, once its last run
 	// has sorted them (a page that faulted never gets there).
 	p.poll(`[...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1)
-		.map(e => e.textContent.replace('×', '').trim()).join(',') === "RML (fast),RML (fast),LMNN,Xing,Euclid,Best case"`, 2*time.Minute)
+		.map(e => e.textContent.replace('×', '').trim()).join(',') === "RML (fast),RML (fast),RML (fast),Hinge,Best case,Logistic,t-STE,LMNN,Xing,Euclid"`, 2*time.Minute)
 }

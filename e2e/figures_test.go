@@ -31,7 +31,7 @@ func (p *page) clickUntil(testid, want string, timeout time.Duration) float64 {
 }
 
 // sweepEta runs the η sweep and returns its time, from the click to the
-// last of its 14 points drawn with the page showing the batch's last run,
+// last of its points drawn with the page showing the batch's last run,
 // and the seconds the page's main thread spent on tasks meanwhile
 // (Chromium's TaskDuration metric). The end is watched in the page (a
 // MutationObserver), not polled over DevTools: a poll every 10 ms is a task
@@ -46,17 +46,18 @@ func (p *page) sweepEta() (time.Duration, float64) {
 	b0 := p.busy()
 	var ms float64
 	p.eval(`new Promise((ok, fail) => {
+		const total = `+strconv.Itoa(etaSweepRuns)+`;
 		const chart = () => document.querySelector('[data-testid="eta-sweep-chart"]');
 		const s = document.querySelector('[data-testid="status"]');
 		const t0 = performance.now();
 		performance.mark('rml-sweep:start');
-		// A sweep already shown keeps its 14 points until the new one
+		// A sweep already shown keeps its points until the new one
 		// draws its reset: the end counts only after that.
 		let reset = false;
 		const done = () => {
 			const n = +chart().dataset.points;
-			if (n < 14) reset = true;
-			return reset && n === 14 && s.textContent !== "running" && s.dataset.run === s.dataset.shown;
+			if (n < total) reset = true;
+			return reset && n === total && s.textContent !== "running" && s.dataset.run === s.dataset.shown;
 		};
 		const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); const ms = performance.now() - t0; performance.mark('rml-sweep:end'); ok(ms) } });
 		mo.observe(document.body, {attributes: true, childList: true, subtree: true, characterData: true});
@@ -166,12 +167,12 @@ func TestFigures(t *testing.T) {
 
 	p.set("method", "fast")
 
-	// The Compare view on the noise lesson (Wine): five methods one after
+	// The Compare view on the noise lesson (Wine): every method one after
 	// another, from the click to the last column.
 	p.noiseLesson()
 	t0 := time.Now()
 	p.click("compare")
-	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	p.waitRuns(compareCount, compareRuns, 2*time.Minute)
 	compare := time.Since(t0)
 	// The sweep in a page of 2 workers and in one of 1 ("?workers=1"),
 	// alternately, each first once and then sweepRepeats times. The first
@@ -227,7 +228,7 @@ func TestFigures(t *testing.T) {
 	tr := c.startTrace()
 	c.eval(`performance.mark('rml-compare:start'), true`, new(bool))
 	c.click("compare")
-	c.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	c.waitRuns(compareCount, compareRuns, 2*time.Minute)
 	c.afterFrames(300)
 	cw, cc := mainTasks(tr.stop(c), "rml-compare:start")
 	over := 0
@@ -250,10 +251,10 @@ func TestFigures(t *testing.T) {
 		fmt.Sprintf("Sonar, fast method, to relative gap 1e-3: %.0f ms from Train to converged (%s iterations)", sonar, sonarIters),
 		fmt.Sprintf("Sonar, fast method, to relative gap 1e-6: %.0f ms from Train to converged (%s iterations; target < 2 s)", sonar6, sonar6Iters),
 		fmt.Sprintf("Sonar to 1e-9 by projected gradient, Stop after 1.5 s: %.0f ms from the click to stopped (target ≤ 100 ms); %d animation frames in those 1.5 s; main-thread tasks over 50 ms after Train: %d %v (target none)", stop, frames, len(long), long),
-		fmt.Sprintf("Compare on Wine (the noise lesson: RML, LMNN, Xing, Euclid, best case): %.1f s from the click to the last column (target < 10 s)", compare.Seconds()),
+		fmt.Sprintf("Compare on Wine (the noise lesson: %d methods): %.1f s from the click to the last column (target < 10 s)", compareRuns, compare.Seconds()),
 		fmt.Sprintf("the first Compare in a fresh page, traced: %d main-thread tasks over 50 ms of wall time; the longest %.0f ms of wall time, the most CPU in one task %.0f ms", over, slices.Max(append(cw, 0)), slices.Max(append(cc, 0))),
-		fmt.Sprintf("η sweep on Wine (14 runs), first: %.2f s on %s workers, %.2f s on 1: ×%.2f; repeated %d times: %.2f s on %s (%s), %.2f s on 1 (%s), medians: ×%.2f (target ≥ 1.7 with 2); the page's main thread busy %.2f s and %.2f s of the first, medians %.2f s and %.2f s of the repeats",
-			sweep.Seconds(), workers, sweep1.Seconds(), sweep1.Seconds()/sweep.Seconds(), sweepRepeats, median(rep), workers, secs(rep), median(rep1), secs(rep1), median(rep1)/median(rep), busy, busy1, median(busyR), median(busy1R)),
+		fmt.Sprintf("η sweep on Wine (%d runs), first: %.2f s on %s workers, %.2f s on 1: ×%.2f; repeated %d times: %.2f s on %s (%s), %.2f s on 1 (%s), medians: ×%.2f (target ≥ 1.7 with 2); the page's main thread busy %.2f s and %.2f s of the first, medians %.2f s and %.2f s of the repeats",
+			etaSweepRuns, sweep.Seconds(), workers, sweep1.Seconds(), sweep1.Seconds()/sweep.Seconds(), sweepRepeats, median(rep), workers, secs(rep), median(rep1), secs(rep1), median(rep1)/median(rep), busy, busy1, median(busyR), median(busy1R)),
 		fmt.Sprintf("  a traced sweep on %s workers: %s", workers, tracedP),
 		"  a traced sweep on 1 worker: " + tracedQ,
 		"  " + bound,

@@ -48,10 +48,10 @@ func TestNoNewFontStrikes(t *testing.T) {
 		t.Fatalf("only %d fonts found on the ready page: %v", len(ready), ready)
 	}
 	p.click("compare")
-	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 2*time.Minute)
+	p.waitRuns(compareCount, compareRuns, 2*time.Minute)
 	p.sweepEta()
 	p.click("flip-sweep")
-	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 20, 3*time.Minute)
+	p.waitRuns(sweepCount, noiseSweepRuns, 3*time.Minute)
 	var fresh []string
 	for k, where := range fonts() {
 		if _, ok := ready[k]; !ok {

@@ -23,10 +23,10 @@ func TestWorkerPool(t *testing.T) {
 		p.poll(`document.querySelector('[data-testid="status"]').dataset.workers === "`+strconv.Itoa(workers)+`"`, 30*time.Second)
 		start := time.Now()
 		p.click("eta-sweep")
-		p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+		p.waitRuns(sweepCount, etaSweepRuns, 3*time.Minute)
 		sweep := time.Since(start)
 		p.click("compare")
-		p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 3*time.Minute)
+		p.waitRuns(compareCount, compareRuns, 3*time.Minute)
 		var helperRuns string
 		p.eval(`document.querySelector('[data-testid="status"]').dataset.helperRuns`, &helperRuns)
 		if (workers == 1) != (helperRuns == "0") {
@@ -67,7 +67,7 @@ func TestHelperDies(t *testing.T) {
 		t.Errorf("after the replacement the message is %q", m)
 	}
 	p.click("eta-sweep")
-	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+	p.waitRuns(sweepCount, etaSweepRuns, 3*time.Minute)
 }
 
 // The helper reads lane 0's data when the page can spare a core: not while
@@ -95,7 +95,7 @@ func TestHelperReadsWhenIdle(t *testing.T) {
 	p.set("dataset-select", "Wine")
 	p.waitTrainEnabled()
 	p.click("eta-sweep")
-	p.waitRuns(`+document.querySelector('[data-testid="eta-sweep-chart"]').dataset.points`, 14, 3*time.Minute)
+	p.waitRuns(sweepCount, etaSweepRuns, 3*time.Minute)
 	var runs string
 	p.eval(`document.querySelector('[data-testid="status"]').dataset.helperRuns`, &runs)
 	if runs == "0" {

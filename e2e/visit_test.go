@@ -183,7 +183,7 @@ func (p *page) visit(prefix string) visitFigures {
 	p.waitTrainEnabled()
 	step("compare Wine")
 	p.click("compare")
-	p.waitRuns(`+document.querySelector('[data-testid="compare-table"]').dataset.runs`, 5, 3*time.Minute)
+	p.waitRuns(compareCount, compareRuns, 3*time.Minute)
 
 	p.eval(`window.__long`, &v.long)
 	return v

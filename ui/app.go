@@ -79,7 +79,7 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 // views show the batch's last run when it ends. A batch lasts while s.Job
 // is set: between two of its runs the status reads the last one's end, and
 // keying on the status redrew the views, the heat map included, at every
-// run of the η sweep (7 times in its 14 runs).
+// run of the η sweep.
 func (a *App) syncViews() (redraw []vecty.Component) {
 	s := a.glue.state
 	batch := a.glue.inBatch()

@@ -25,7 +25,8 @@ import (
 // the noise rate, point by point as the runs finish.
 
 var methodNames = map[string]string{spec.Fast: "RML (fast)", spec.Nesterov: "RML (Alg. 1)", spec.Gradient: "RML (gradient)",
-	spec.LMNN: "LMNN", spec.Xing: "Xing", spec.Euclid: "Euclid", spec.BestCase: "Best case"}
+	spec.LMNN: "LMNN", spec.Xing: "Xing", spec.Euclid: "Euclid", spec.BestCase: "Best case",
+	spec.Hinge: "Hinge", spec.Logistic: "Logistic", spec.TSTE: "t-STE"}
 
 func methodName(m string) string {
 	if n, ok := methodNames[m]; ok {
@@ -86,7 +87,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Compo
 		return panel("7 · Compare", "compare",
 			busy,
 			elem.Paragraph(vecty.Markup(vecty.Class("hint"), vecty.Data("testid", "compare-table")),
-				vecty.Text("Pin a run to keep it here, or press Compare to train the chosen method, LMNN, Xing, Euclid and the best case on the same triplets, one after another.")),
+				vecty.Text("Pin a run to keep it here, or press Compare to train the chosen method, the plain hinge loss, the best case, the logistic and t-STE losses, LMNN, Xing and Euclid on the same triplets, one after another.")),
 			overlay)
 	}
 	rows := []struct {
@@ -150,7 +151,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Compo
 				elem.Caption(vecty.Text("Pinned runs on the same data: one column each.")),
 				elem.TableBody(body...))),
 		overlay,
-		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's curve is its certified duality gap; LMNN's and Xing's are certified gaps too (Xing's by Frank–Wolfe's bound), the best case's is its own stopping measure. A collapsed metric (A = 0) has no learned error.")),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("RML's and the hinge loss's curves are their certified duality gaps; LMNN's, Xing's and the logistic loss's are certified gaps too (Xing's by Frank–Wolfe's bound, the logistic's by its Fenchel dual), the best case's is its own stopping measure. t-STE's loss is not convex: its curve is a first-order estimate of what a step could still gain, and its answer a local optimum. A collapsed metric (A = 0) has no learned error.")),
 	)
 }
 
@@ -416,7 +417,10 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		kids = append(kids, svg("path", vecty.Markup(vecty.Class("series"), vecty.Style("stroke", st.Colour), vecty.Attribute("stroke-dasharray", st.Dash),
 			vecty.Attribute("d", "M"+f1(g.box.X)+" "+f1(y)+"h"+f1(g.box.W)))))
 	}
-	methods := []string{p.Method, spec.LMNN, spec.Xing, spec.BestCase}
+	methods := append([]string{p.Method}, store.NoiseMethods...)
+	if sw.Axis == "eta" {
+		methods = append([]string{p.Method, spec.BestCase}, store.EtaFree...) // the hinge loss is the chosen method at η = 1
+	}
 	series, summary := g.series(sw, methods)
 	kids = append(kids, series...)
 	kids = append(kids, svg("text", vecty.Markup(vecty.Class("axis"), vecty.Attribute("x", g.box.X+g.box.W/2), vecty.Attribute("y", sweepH-8), vecty.Attribute("text-anchor", "middle")), vecty.Text(g.axis)))
@@ -532,7 +536,7 @@ func (g *sweepGeom) series(sw store.Sweep, methods []string) (kids []vecty.Marku
 	sc := draw.Scatter{Unit: 1} // markers at pixel positions: At is the identity with Box and centre 0
 	for i, m := range methods {
 		st := draw.MethodStyle(m)
-		nudge := (float64(i) - 1.5) * 5 // px: series side by side, none under another
+		nudge := (float64(i) - float64(len(methods)-1)/2) * 4 // px: series side by side, none under another
 		var path, bars, cross string
 		var marks []float64
 		var said []string

@@ -210,7 +210,7 @@ func paramPanel(s ParamProps, d func(store.Action)) *vecty.HTML {
 			elem.Button(vecty.Markup(vecty.Data("testid", "compare"), prop.Disabled(!s.CanTrain || running),
 				event.Click(func(*vecty.Event) { d(store.Compare{}) })), vecty.Text("Compare")),
 		)),
-		vecty.If(!hide("steps"), elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step (on the stage) runs one iteration, or ten, from the result shown; each step restarts the method's momentum. Pin keeps a run as a column of Compare; Compare trains LMNN, Xing, Euclid and the best case beside this method on the same triplets."))),
+		vecty.If(!hide("steps"), elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Step (on the stage) runs one iteration, or ten, from the result shown; each step restarts the method's momentum. Pin keeps a run as a column of Compare; Compare trains the hinge, logistic and t-STE losses, the best case, LMNN, Xing and Euclid beside this method on the same triplets."))),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("After a run, moving η or λ restarts from its solution (a warm start).")),
 		vecty.If(s.Warm, elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("The last run started from the previous solution."))),
 	)

@@ -18,7 +18,10 @@ type Style struct {
 }
 
 // The learners' styles. The robust method's three solvers share its blue
-// in two shades and a dash: they solve the same problem.
+// in two shades and a dash: they solve the same problem. Okabe and Ito's
+// eight colours run out (their yellow is too faint on white for a line),
+// so logistic and t-STE take two of Paul Tol's muted colours, which are
+// chosen to stay apart under the common colour-vision deficiencies too.
 var styles = map[string]Style{
 	spec.Fast:     {"#0072B2", Circle, ""},
 	spec.Nesterov: {"#56B4E9", Circle, "6 3"},
@@ -28,6 +31,9 @@ var styles = map[string]Style{
 	spec.LMNNSG:   {"#009E73", Square, "6 3"},
 	spec.Xing:     {"#CC79A7", Triangle, ""},
 	spec.Euclid:   {"#000000", Plus, "5 4"},
+	spec.Hinge:    {"#E69F00", Circle, "2 2"},
+	spec.Logistic: {"#882255", Square, "6 3"},
+	spec.TSTE:     {"#999933", Triangle, "2 2"},
 }
 
 // MethodStyle is method's style (spec.Methods' names); an unknown name

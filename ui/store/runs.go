@@ -32,12 +32,25 @@ import (
 const (
 	CompareTol       = 1e-3
 	CompareLMNNIters = spec.LMNNIters
-	MaxPinned        = 6
+	MaxPinned        = 10
 	StepTol          = 1e-15
 )
 
-// CompareMethods are what Compare trains after the chosen RML method.
-var CompareMethods = []string{spec.LMNN, spec.Xing, spec.Euclid, spec.BestCase}
+// CompareMethods are what Compare trains after the chosen RML method,
+// in the columns' order: the losses on the same triplets first (the plain
+// hinge loss, the robust problem at η = 1; the best case; the logistic
+// and t-STE losses), then the classic learners and Euclid. With the
+// chosen method they leave room among MaxPinned columns for two more.
+var CompareMethods = []string{spec.Hinge, spec.BestCase, spec.Logistic, spec.TSTE, spec.LMNN, spec.Xing, spec.Euclid}
+
+// EtaFree are the learners an η sweep runs once, at the current η: they
+// trust every triplet, so η does not change them. The hinge loss is not
+// among them: it is the chosen method's point at η = 1.
+var EtaFree = []string{spec.LMNN, spec.Xing, spec.Logistic, spec.TSTE}
+
+// NoiseMethods are the learners a noise sweep runs at each rate, before
+// the chosen method.
+var NoiseMethods = []string{spec.LMNN, spec.Xing, spec.Hinge, spec.Logistic, spec.TSTE, spec.BestCase}
 
 // SweepEtas and SweepFlips are the sweeps' points.
 var (
@@ -156,8 +169,8 @@ func (s *State) startCompare() []protocol.Message {
 }
 
 // startSweep queues a sweep over η (the chosen method and the best case at
-// each η, LMNN and Xing once: they do not depend on η) or over the noise
-// rate (every method at each rate). The axis's grid takes the current
+// each η, EtaFree's learners once: they do not depend on η) or over the
+// noise rate (NoiseMethods and the chosen method at each rate). The axis's grid takes the current
 // value too, if it is not on it.
 //
 // Every run starts from scratch, as Train does, and the last is the chosen
@@ -198,13 +211,14 @@ func (s *State) startSweep(axis string) []protocol.Message {
 		for _, e := range grid {
 			add(spec.BestCase, e, p.Flip)
 		}
-		add(spec.LMNN, p.Eta, p.Flip)
-		add(spec.Xing, p.Eta, p.Flip)
+		for _, m := range EtaFree {
+			add(m, p.Eta, p.Flip)
+		}
 		add(p.Method, p.Eta, p.Flip)
 	default:
 		axis = "flip"
 		for _, f := range gridWith(SweepFlips, p.Flip) {
-			for _, m := range []string{spec.LMNN, spec.Xing, spec.BestCase, p.Method} {
+			for _, m := range append(slices.Clone(NoiseMethods), p.Method) {
 				if m != p.Method || f != p.Flip {
 					add(m, p.Eta, f)
 				}

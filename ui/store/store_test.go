@@ -305,7 +305,7 @@ func TestCompareQueue(t *testing.T) {
 	// The best case, the other baselines and the chosen method last, so
 	// that the views end on it; the columns the chosen method's first, then
 	// CompareMethods'.
-	want := []string{"bestcase", "lmnn", "xing", "euclid", "fast"}
+	want := []string{"bestcase", "hinge", "logistic", "tste", "lmnn", "xing", "euclid", "fast"}
 	var cols []string
 	for _, r := range s.Pinned {
 		cols = append(cols, r.Params.Method)
@@ -320,12 +320,12 @@ func TestCompareQueue(t *testing.T) {
 	// run sorts them (the panel keys its cells by the ID and marks the
 	// swatch and curve by the mark): pinned
 	// in the order they ran, the chosen method's (last, first column) has
-	// the fifth ID and mark, the others the first four.
+	// the eighth ID and mark, the others the first seven.
 	var ids, marks []int
 	for _, r := range s.Pinned {
 		ids, marks = append(ids, r.ID), append(marks, r.Mark)
 	}
-	if !reflect.DeepEqual(ids, []int{5, 2, 3, 4, 1}) || !reflect.DeepEqual(marks, []int{4, 1, 2, 3, 0}) {
+	if !reflect.DeepEqual(ids, []int{8, 2, 1, 3, 4, 5, 6, 7}) || !reflect.DeepEqual(marks, []int{7, 1, 0, 2, 3, 4, 5, 6}) {
 		t.Errorf("after Compare: IDs %v, marks %v", ids, marks)
 	}
 	// A second Compare: its own columns after the first's, the chosen
@@ -343,11 +343,12 @@ func TestCompareQueue(t *testing.T) {
 	for _, r := range s.Pinned {
 		cols = append(cols, r.Params.Method)
 	}
-	if !reflect.DeepEqual(cols, []string{"bestcase", "fast", "lmnn", "xing", "euclid", "bestcase"}) || s.Pinned[0].Result != first[4].Result {
+	if !reflect.DeepEqual(cols, []string{"xing", "euclid", "fast", "hinge", "bestcase", "logistic", "tste", "lmnn", "xing", "euclid"}) || s.Pinned[0].Result != first[6].Result {
 		t.Errorf("after a second Compare: %v", cols)
 	}
-	// The first Compare's best case stays, with its mark (0); the new
-	// columns take the marks the dropped ones freed, no two alike.
+	// The first Compare's last two columns stay, with their marks (5 and
+	// 6); the new columns take the marks the dropped ones freed and the
+	// two never used, no two alike.
 	seen := map[int]bool{}
 	for _, r := range s.Pinned {
 		if seen[r.Mark] || r.Mark >= MaxPinned {
@@ -355,7 +356,7 @@ func TestCompareQueue(t *testing.T) {
 		}
 		seen[r.Mark] = true
 	}
-	if s.Pinned[0].Mark != 0 || s.Pinned[0].ID != 1 {
+	if s.Pinned[0].Mark != 5 || s.Pinned[0].ID != 6 {
 		t.Errorf("the kept column lost its ID or mark: %d, %d", s.Pinned[0].ID, s.Pinned[0].Mark)
 	}
 	s.Pinned = first
@@ -368,16 +369,19 @@ func TestCompareQueue(t *testing.T) {
 	if len(s.Pinned) != len(want) {
 		t.Errorf("%d pinned; the stopped run is not kept", len(s.Pinned))
 	}
+	// Unpin the first column, then pin until one more than fits: the
+	// oldest left (the first Compare's second column) is dropped.
 	Reduce(s, Unpin{0})
-	Reduce(s, Pin{})
-	Reduce(s, Pin{})
-	if len(s.Pinned) != MaxPinned || s.Pinned[0].Params.Method != "lmnn" {
-		t.Errorf("unpin, pin twice: %d pinned, want the last %d", len(s.Pinned), MaxPinned)
+	for range MaxPinned - len(first) + 2 {
+		Reduce(s, Pin{})
+	}
+	if len(s.Pinned) != MaxPinned || s.Pinned[0].Params.Method != first[2].Params.Method {
+		t.Errorf("unpin, pin past the limit: %d pinned from %s, want the last %d from %s", len(s.Pinned), s.Pinned[0].Params.Method, MaxPinned, first[2].Params.Method)
 	}
 }
 
-// The η sweep runs the chosen method and the best case at each η, LMNN
-// and Xing once, every run from scratch; each result is a point. Its last
+// The η sweep runs the chosen method and the best case at each η,
+// EtaFree's learners once, every run from scratch; each result is a point. Its last
 // run is the chosen method at the current settings, asked for as Train
 // asks (so its point is Train's result, and the views end on it), and the
 // best case runs to the same tolerance (at η = 1 it is then the chosen
@@ -404,7 +408,7 @@ func TestSweepQueue(t *testing.T) {
 		}
 		m = one(t, out, protocol.KindTrain)
 	}
-	if want := 2 + 2*len(SweepEtas); n != want || len(s.Sweep.Points) != want || s.Sweep.Total != want || s.Sweep.Axis != "eta" {
+	if want := len(EtaFree) + 2*len(SweepEtas); n != want || len(s.Sweep.Points) != want || s.Sweep.Total != want || s.Sweep.Axis != "eta" {
 		t.Fatalf("%d runs, %d points; want %d", n, len(s.Sweep.Points), want)
 	}
 	asTrain := *last
@@ -428,14 +432,14 @@ func TestSweepQueue(t *testing.T) {
 		t.Errorf("ordered: fast at %v, best case at %v; want both %v", fast, best, SweepEtas)
 	}
 	m = one(t, Reduce(s, SweepRun{"flip"}), protocol.KindTrain)
-	if m.Train.Flip != SweepFlips[0] || s.Sweep.Total != len(SweepFlips)*4 || len(s.Sweep.Points) != 0 {
+	if m.Train.Flip != SweepFlips[0] || s.Sweep.Total != len(SweepFlips)*(len(NoiseMethods)+1) || len(s.Sweep.Points) != 0 {
 		t.Errorf("noise sweep: %+v, total %d", m.Train, s.Sweep.Total)
 	}
 	// η = 0.85, off the grid, joins it.
 	s = ready(t)
 	Reduce(s, SetEta{0.85})
 	Reduce(s, SweepRun{"eta"})
-	if want := 2 + 2*(len(SweepEtas)+1); s.Sweep.Total != want {
+	if want := len(EtaFree) + 2*(len(SweepEtas)+1); s.Sweep.Total != want {
 		t.Errorf("η sweep at η = 0.85: %d runs, want %d", s.Sweep.Total, want)
 	}
 }
@@ -607,7 +611,7 @@ func TestSweepLongestFirst(t *testing.T) {
 	s := ready(t)
 	// took is what each run takes: made up, none equal.
 	took := func(tr *protocol.Train) float64 {
-		return map[string]float64{"fast": 1, "lmnn": 0.3, "xing": 0.01, spec.BestCase: 0.1}[tr.Method] + tr.Eta/100
+		return map[string]float64{"fast": 1, "lmnn": 0.3, "xing": 0.01, spec.BestCase: 0.1, spec.Logistic: 0.2, spec.TSTE: 0.02}[tr.Method] + tr.Eta/100
 	}
 	sweep := func() (order []string) {
 		m := one(t, Reduce(s, SweepRun{"eta"}), protocol.KindTrain)
@@ -623,12 +627,12 @@ func TestSweepLongestFirst(t *testing.T) {
 	}
 	fixed := sweep()
 	want := []string{"fast@1", "fast@0.9", "fast@0.7", "fast@0.6", "fast@0.5", "bestcase@1", "bestcase@0.9",
-		"bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "lmnn@0.8", "xing@0.8", "fast@0.8"}
+		"bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "lmnn@0.8", "xing@0.8", "logistic@0.8", "tste@0.8", "fast@0.8"}
 	if !slices.Equal(fixed, want) {
 		t.Fatalf("first sweep ran %v, want %v", fixed, want)
 	}
-	want = []string{"fast@1", "fast@0.9", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8",
-		"bestcase@1", "bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "xing@0.8", "fast@0.8"}
+	want = []string{"fast@1", "fast@0.9", "fast@0.7", "fast@0.6", "fast@0.5", "lmnn@0.8", "logistic@0.8",
+		"bestcase@1", "bestcase@0.9", "bestcase@0.8", "bestcase@0.7", "bestcase@0.6", "bestcase@0.5", "tste@0.8", "xing@0.8", "fast@0.8"}
 	if again := sweep(); !slices.Equal(again, want) {
 		t.Errorf("the sweep again ran %v, want %v", again, want)
 	}
