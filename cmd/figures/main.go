@@ -259,6 +259,7 @@ var benchList = []bench{
 	{"./core", "^BenchmarkEigen$", "20x", "The symmetric eigendecompositions, the project's own (positive part, smaller, full, values only) against gonum's."},
 	{"./wasm/protocol", "^BenchmarkDecodeLoad$", "20x", "Decoding an upload's Load message in the worker: the bytes allocated show that the CSV is not copied."},
 	{"./wasm/session", "^BenchmarkFrames$", "1x", "The live frames' cost: the 5,000 × 50 upload's run with the learned view drawn as it goes and without."},
+	{"./ui/ask", "^BenchmarkAskActive$", "1x", "Ask me: simulated respondents answering colour questions by CIEDE2000, wrong one time in ten, over 20 seeds; the learned metric's agreement with CIEDE2000 on fresh questions after 100 answers, and the answers needed to reach 0.85, random questions against active ones."},
 }
 
 // benchmarks runs benchList and writes one table per benchmark: each

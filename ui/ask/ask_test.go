@@ -1,0 +1,222 @@
+package ask
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The same seed draws the same colours, to the bit; another seed others.
+// Each colour's name says its hex, and its features are its components.
+func TestColoursSeeded(t *testing.T) {
+	a, b, c := Colours(1, 50), Colours(1, 50), Colours(2, 50)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("seed 1 drew two different sets")
+	}
+	if reflect.DeepEqual(a.X, c.X) {
+		t.Error("seeds 1 and 2 drew the same colours")
+	}
+	for i := range a.Len() {
+		if !strings.HasSuffix(a.Names[i], " "+a.CSS[i]) || len(a.CSS[i]) != 7 {
+			t.Errorf("colour %d: name %q, CSS %q", i, a.Names[i], a.CSS[i])
+		}
+		if len(a.X[i]) != len(ColourFeatures) || a.Reference(i, i) != 0 {
+			t.Errorf("colour %d: features %v", i, a.X[i])
+		}
+	}
+	if lines := strings.Count(a.CSV(), "\n"); lines != 51 {
+		t.Errorf("the CSV has %d lines, want a header and 50 rows", lines)
+	}
+}
+
+// The schedule: every tenth question asks an earlier answered one again
+// with its candidates swapped, every fifth of the others is held out, and
+// every question names three different items.
+func TestSchedule(t *testing.T) {
+	it := Colours(3, 30)
+	a := &Asker{Items: it}
+	r := NewRespondent(it.Reference, 0.1, 3)
+	for n := range 200 {
+		q := a.Next(nil)
+		if q.Anchor == q.Left || q.Anchor == q.Right || q.Left == q.Right {
+			t.Fatalf("question %d names an item twice: %+v", n, q)
+		}
+		switch {
+		case n%RepeatEvery == RepeatEvery-1:
+			o := a.Answers[q.Of]
+			if q.Kind != Repeat || o.Anchor != q.Anchor || o.Left != q.Right || o.Right != q.Left || o.Kind == Repeat {
+				t.Fatalf("question %d: %+v, want answer %d's again, swapped: %+v", n, q, q.Of, o)
+			}
+		case n%HeldOutEvery == HeldOutEvery-3:
+			if q.Kind != HeldOut {
+				t.Fatalf("question %d: kind %d, want held out", n, q.Kind)
+			}
+		case q.Kind != Train:
+			t.Fatalf("question %d: kind %d, want training", n, q.Kind)
+		}
+		if again := a.Next(nil); again != q {
+			t.Fatalf("question %d asked twice: %+v then %+v", n, q, again)
+		}
+		c := r.Answer(q)
+		if n%7 == 0 {
+			c = Skip
+		}
+		a.Answers = append(a.Answers, Answer{q, c})
+	}
+	for _, tr := range a.Triplets() {
+		if tr[0] == tr[1] || tr[1] == tr[2] {
+			t.Fatalf("triplet %v", tr)
+		}
+	}
+}
+
+// An active question is the least sure of its pool, whose first member is
+// the random question at the same number: so it is never surer than that.
+func TestActiveLeastSure(t *testing.T) {
+	it := Colours(4, 60)
+	dist := Mahalanobis(it.Standardized(), nil)
+	sure := func(q Question) float64 {
+		dl, dr := dist(q.Anchor, q.Left), dist(q.Anchor, q.Right)
+		return math.Abs(dl-dr) / (dl + dr)
+	}
+	random, active := &Asker{Items: it}, &Asker{Items: it, Active: true}
+	r := NewRespondent(it.Reference, 0, 4)
+	var sumR, sumA float64
+	for range 100 {
+		qr, qa := random.Next(dist), active.Next(dist)
+		if qa.Kind == Train {
+			if sure(qa) > sure(qr) {
+				t.Fatalf("the active question %+v is surer (%.3f) than the random one %+v (%.3f)", qa, sure(qa), qr, sure(qr))
+			}
+			sumR, sumA = sumR+sure(qr), sumA+sure(qa)
+		} else if qa.Kind != qr.Kind || (qa.Kind == HeldOut && qa != qr) || qa.Of != qr.Of {
+			t.Fatalf("a held-out or repeated question differs: %+v and %+v", qa, qr)
+		}
+		random.Answers = append(random.Answers, Answer{qr, r.Answer(qr)})
+		active.Answers = append(active.Answers, Answer{qa, r.Answer(qa)})
+	}
+	if !(sumA < sumR/4) {
+		t.Errorf("active questions' mean sureness %.3f, random ones' %.3f: want far less", sumA, sumR)
+	}
+}
+
+// The respondent errs at its rate: with rate 0 it always answers as its
+// metric, with rate 1 never, and at 0.2 about a fifth of the time (binomial
+// 3 sd).
+func TestRespondent(t *testing.T) {
+	it := Colours(5, 40)
+	a := &Asker{Items: it}
+	for _, e := range []float64{0, 0.2, 1} {
+		r := NewRespondent(it.Reference, e, 5)
+		wrong, n := 0, 2000
+		for range n {
+			q := a.random(r.rng)
+			truth := Left
+			if it.Reference(q.Anchor, q.Right) < it.Reference(q.Anchor, q.Left) {
+				truth = Right
+			}
+			if r.Answer(q) != truth {
+				wrong++
+			}
+		}
+		if sd := math.Sqrt(e * (1 - e) / float64(n)); math.Abs(float64(wrong)/float64(n)-e) > 3*sd {
+			t.Errorf("rate %v: wrong %d of %d", e, wrong, n)
+		}
+	}
+}
+
+// The error rate's 95 % interval, over 50 simulated respondents whose
+// rates run from 0 to 0.3, each answering 300 questions (30 repeats),
+// covers the true rate at least 95 % of the time; the map from the
+// disagreements' share to ε inverts p = 2ε(1 − ε).
+func TestErrorRateCalibrated(t *testing.T) {
+	for _, e := range []float64{0, 0.05, 0.2, 0.5} {
+		if got := epsOf(2 * e * (1 - e)); math.Abs(got-e) > 1e-12 {
+			t.Errorf("ε(p(%v)) = %v", e, got)
+		}
+	}
+	it := Colours(6, 120)
+	covered, n := 0, 50
+	for s := range n {
+		truth := 0.3 * float64(s) / float64(n-1)
+		r := NewRespondent(it.Reference, truth, uint64(100+s))
+		a := &Asker{Items: &Items{Seed: uint64(100 + s), X: it.X}}
+		for range 300 {
+			q := a.Next(nil)
+			a.Answers = append(a.Answers, Answer{q, r.Answer(q)})
+		}
+		e := EstimateErrorRate(a.All())
+		if e.Pairs != 30 || !(e.Lo <= e.Est && e.Est <= e.Hi) {
+			t.Fatalf("respondent %d: %+v", s, e)
+		}
+		if e.Lo <= truth && truth <= e.Hi {
+			covered++
+		}
+	}
+	if covered < 48 {
+		t.Errorf("the interval covered the true rate for %d of %d respondents, want at least 95 %%", covered, n)
+	}
+	t.Logf("covered %d of %d", covered, n)
+}
+
+// Agreement counts the held-out answers a metric gives alike, a tie half;
+// the respondent's own metric agrees with its error-free answers on all.
+func TestAgreement(t *testing.T) {
+	it := Colours(7, 40)
+	a := &Asker{Items: it}
+	r := NewRespondent(it.Reference, 0, 7)
+	for range 100 {
+		q := a.Next(nil)
+		a.Answers = append(a.Answers, Answer{q, r.Answer(q)})
+	}
+	if got, n := a.Agreement(it.Reference); got != 1 || n != 20 {
+		t.Errorf("the respondent's metric agrees on %v of %d held-out answers, want all of 20", got, n)
+	}
+	if got, _ := a.Agreement(func(i, j int) float64 { return 0 }); got != 0.5 {
+		t.Errorf("a metric of ties agrees on %v, want one half", got)
+	}
+	if got, n := (&Asker{Items: it}).Agreement(it.Reference); !math.IsNaN(got) || n != 0 {
+		t.Errorf("no answers: %v of %d", got, n)
+	}
+}
+
+// Weighs names the features with the largest shares of the trace and the
+// one hardly used.
+func TestWeighs(t *testing.T) {
+	a := []float64{
+		2, 0, 0,
+		0, 7.8, 0,
+		0, 0, 0.2,
+	}
+	if got, want := Weighs([]string{"red", "lightness", "blue"}, a), "by lightness (78 %) and red (20 %), hardly by blue (2 %)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := Weighs([]string{"x", "y"}, make([]float64, 4)); got != "" {
+		t.Errorf("A = 0: %q", got)
+	}
+}
+
+// The answers' file reads back as written, is a triplet file with a
+// header, and says which file is about other items and why.
+func TestFile(t *testing.T) {
+	it := Colours(8, 20)
+	ts := [][3]int{{0, 1, 2}, {19, 3, 4}}
+	text := FileText(it, `Ana, "A" (2nd)`, ts)
+	if !strings.HasPrefix(text, "anchor (colours seed 8),similar,dissimilar (answered by Ana A 2nd)\n") {
+		t.Fatalf("header %q", text)
+	}
+	f, err := ParseFile(it, "ana.csv", text)
+	if err != nil || !reflect.DeepEqual(f.Triplets, ts) || f.Who != "Ana A 2nd" || f.Seed != 8 {
+		t.Fatalf("read back: %+v, %v", f, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{FileText(Colours(9, 20), "", ts), "b.csv: its answers are about colours seed 9; these items are colours seed 8"},
+		{"0,1,2\n", `b.csv: line 1 is "0,1,2"; expected the Ask-me header`},
+		{FileText(it, "", [][3]int{{0, 1, 20}}), "b.csv: line 2"},
+	} {
+		if _, err := ParseFile(it, "b.csv", c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
