@@ -5,6 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/rml-lab/rml/core"
 )
 
 // The same seed draws the same colours, to the bit; another seed others.
@@ -217,6 +221,56 @@ func TestFile(t *testing.T) {
 	} {
 		if _, err := ParseFile(it, "b.csv", c.text); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// The answers kept in the browser read back as written, skips and kinds
+// included, and a damaged line is named.
+func TestAnswersText(t *testing.T) {
+	it := Colours(10, 30)
+	a := &Asker{Items: it}
+	r := NewRespondent(it.Reference, 0.2, 10)
+	for n := range 40 {
+		q := a.Next(nil)
+		c := r.Answer(q)
+		if n%6 == 0 {
+			c = Skip
+		}
+		a.Answers = append(a.Answers, Answer{q, c})
+	}
+	got, err := ParseAnswers(it, AnswersText(a.Answers))
+	if err != nil || !reflect.DeepEqual(got, a.Answers) {
+		t.Fatalf("read back: %v", err)
+	}
+	if got, err := ParseAnswers(it, ""); err != nil || len(got) != 0 {
+		t.Errorf("no answers: %v, %v", got, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"1,2,3,0,0,1\n1,2,30,0,0,1\n", "line 2: items 1, 2, 30"},
+		{"1,2,3,2,0,1\n", "line 1 repeats answer 0"},
+		{"1,2,x,0,0,1\n", `line 1, field 3: "x"`},
+	} {
+		if _, err := ParseAnswers(it, c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// The items standardized here are core's standardization, to rounding:
+// the metric the worker learns applies to them.
+func TestStandardizedAsCore(t *testing.T) {
+	it := Colours(11, 50)
+	x := mat.NewDense(it.Len(), len(it.Features), nil)
+	for i, row := range it.X {
+		x.SetRow(i, row)
+	}
+	want := core.FitStandardizer(x, nil).Transform(x)
+	for i, row := range it.Standardized() {
+		for j, v := range row {
+			if w := want.At(i, j); math.Abs(v-w) > 1e-12*math.Max(1, math.Abs(w)) {
+				t.Fatalf("item %d, feature %d: %v, core %v", i, j, v, w)
+			}
 		}
 	}
 }

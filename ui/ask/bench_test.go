@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/rml-lab/rml/core"
 )
 
@@ -15,7 +17,12 @@ func learn(tb testing.TB, a *Asker, eta, lambda float64) []float64 {
 	for _, t := range a.Triplets() {
 		ts = append(ts, core.Triplet{I: t[0], J: t[1], K: t[2]})
 	}
-	pp, err := core.Prepare(a.Items.Standardized(), ts)
+	z := a.Items.Standardized()
+	x := mat.NewDense(len(z), len(z[0]), nil)
+	for i, row := range z {
+		x.SetRow(i, row)
+	}
+	pp, err := core.Prepare(x, ts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -94,7 +101,7 @@ func answersTo(tb testing.TB, it *Items, qs []Question, active bool, seed uint64
 		if len(a.Answers)%step != 0 {
 			continue
 		}
-		dist = Mahalanobis(z, learn(tb, a, 0.9, 1))
+		dist = Mahalanobis(z, learn(tb, a, 0.9, AskLambda))
 		ag := truthAgreement(qs, it.Reference, dist)
 		if len(a.Answers) == 100 {
 			at100 = ag

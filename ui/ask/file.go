@@ -1,12 +1,10 @@
 package ask
 
 import (
-	"fmt"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/rml-lab/rml/core"
 )
 
 // The answers' file is the page's triplet file, "anchor,similar,dissimilar"
@@ -60,28 +58,46 @@ type File struct {
 }
 
 // ParseFile reads an answers' file for the items it: its header must name
-// their set and seed, and every triplet three of their rows (core's triplet
-// reader, whose messages name the line and the field).
+// their set and seed, and every line after it three different items. (The
+// worker's triplet reader, core's, reads the same file on the items'
+// dataset; the page links no core, so the page's own reading is here.)
 func ParseFile(it *Items, fileName, text string) (*File, error) {
-	first, _, _ := strings.Cut(text, "\n")
-	m := header.FindStringSubmatch(first)
+	lines := strings.Split(strings.TrimRight(text, "\r\n"), "\n")
+	m := header.FindStringSubmatch(lines[0])
 	if m == nil {
-		return nil, fmt.Errorf("%s: line 1 is %q; expected the Ask-me header, such as %q", fileName, clip(first), "anchor ("+it.Set+" seed "+strconv.FormatUint(it.Seed, 10)+"),similar,dissimilar")
+		return nil, errors.New(fileName + ": line 1 is " + strconv.Quote(clip(lines[0])) + "; expected the Ask-me header, such as " +
+			strconv.Quote("anchor ("+it.Set+" seed "+strconv.FormatUint(it.Seed, 10)+"),similar,dissimilar"))
 	}
 	seed, err := strconv.ParseUint(m[2], 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("%s: line 1: seed %q is not a whole number", fileName, m[2])
+		return nil, errors.New(fileName + ": line 1: seed " + strconv.Quote(m[2]) + " is not a whole number")
 	}
 	if m[1] != it.Set || seed != it.Seed {
-		return nil, fmt.Errorf("%s: its answers are about %s seed %d; these items are %s seed %d", fileName, m[1], seed, it.Set, it.Seed)
-	}
-	ts, err := core.ReadTriplets(strings.NewReader(text), it.Len())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fileName, err)
+		return nil, errors.New(fileName + ": its answers are about " + m[1] + " seed " + m[2] + "; these items are " + it.Set + " seed " + strconv.FormatUint(it.Seed, 10))
 	}
 	f := &File{Name: fileName, Set: m[1], Seed: seed, Who: m[3]}
-	for _, t := range ts {
-		f.Triplets = append(f.Triplets, [3]int{t.I, t.J, t.K})
+	names := [3]string{"anchor", "similar", "dissimilar"}
+	for n, line := range lines[1:] {
+		where := fileName + ": line " + strconv.Itoa(n+2)
+		fields := strings.Split(strings.TrimSuffix(line, "\r"), ",")
+		if len(fields) != 3 {
+			return nil, errors.New(where + ": " + strconv.Itoa(len(fields)) + " fields, expected 3: anchor,similar,dissimilar")
+		}
+		var t [3]int
+		for j, s := range fields {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || v < 0 || v >= it.Len() {
+				return nil, errors.New(where + ", column " + strconv.Itoa(j+1) + " (" + names[j] + "): " + strconv.Quote(s) + " is not one of the items, 0 to " + strconv.Itoa(it.Len()-1))
+			}
+			t[j] = v
+		}
+		if t[0] == t[1] || t[0] == t[2] || t[1] == t[2] {
+			return nil, errors.New(where + ": " + line + " repeats an item: a triplet names three different items")
+		}
+		f.Triplets = append(f.Triplets, t)
+	}
+	if len(f.Triplets) == 0 {
+		return nil, errors.New(fileName + ": it has no answers")
 	}
 	return f, nil
 }

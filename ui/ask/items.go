@@ -30,6 +30,12 @@ func (it *Items) Len() int { return len(it.X) }
 // DefaultColours is how many colours the page asks about.
 const DefaultColours = 120
 
+// AskLambda is the λ the Ask-me mode starts with. A few dozen answers
+// fit a metric of 5 features with room to spare: a strong regularizer
+// generalizes best (BenchmarkAskActive: at 100 answers, agreement with
+// CIEDE2000 rose from λ = 0.05 to λ = 4 and held to λ = 64).
+const AskLambda = 16
+
 // ColourFeatures are the features the metric sees of a colour: its sRGB
 // components, and its lightness and chroma (CIELAB's L* and C*, over 100).
 var ColourFeatures = []string{"red", "green", "blue", "lightness", "chroma"}

@@ -5,31 +5,50 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/rml-lab/rml/core"
 )
 
 // Standardized is the items' features as the worker learns on them: each
-// column to zero mean and unit variance over every item (the Ask-me mode
-// holds no row out), by core's own standardizer.
-func (it *Items) Standardized() *mat.Dense {
-	x := mat.NewDense(it.Len(), len(it.Features), nil)
-	for i, row := range it.X {
-		x.SetRow(i, row)
+// column to zero mean and unit (population) variance over every item (the
+// Ask-me mode holds no row out), as core.FitStandardizer makes them, to
+// rounding. It is written here because the page links neither core nor
+// gonum (the root's TestPageLinks): it reaches the solver only through the
+// worker. A constant column maps to zeros, as core's does.
+func (it *Items) Standardized() [][]float64 {
+	n, d := it.Len(), len(it.Features)
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
 	}
-	return core.FitStandardizer(x, nil).Transform(x)
+	for j := range d {
+		var mean, ss float64
+		for _, row := range it.X {
+			mean += row[j]
+		}
+		mean /= float64(n)
+		for _, row := range it.X {
+			ss += (row[j] - mean) * (row[j] - mean)
+		}
+		sd := math.Sqrt(ss / float64(n))
+		for i, row := range it.X {
+			if sd > 1e-12*math.Max(math.Abs(mean), 1e-300) {
+				z[i][j] = (row[j] - mean) / sd
+			}
+		}
+	}
+	return z
 }
 
 // Mahalanobis is the squared distance (zᵢ − zⱼ)ᵀ A (zᵢ − zⱼ) between rows of
 // z, A d×d row-major; nil A is the Euclidean distance.
-func Mahalanobis(z *mat.Dense, a []float64) Dist {
-	_, d := z.Dims()
+func Mahalanobis(z [][]float64, a []float64) Dist {
+	d := 0
+	if len(z) > 0 {
+		d = len(z[0])
+	}
 	diff := make([]float64, d)
 	return func(i, j int) float64 {
 		for k := range diff {
-			diff[k] = z.At(i, k) - z.At(j, k)
+			diff[k] = z[i][k] - z[j][k]
 		}
 		var s float64
 		for r := range d {

@@ -149,25 +149,32 @@ func (a *Asker) Triplets() [][3]int {
 	return out
 }
 
-// Agreement is the share of the held-out answers (those not skipped) that
-// dist gives as the person did, a tie counting half, and their number.
-func (a *Asker) Agreement(dist Dist) (share float64, n int) {
+// Agrees is the share of triplets (anchor, chosen, other) that dist gives
+// alike, a tie counting half; NaN for none.
+func Agrees(ts [][3]int, dist Dist) float64 {
+	if len(ts) == 0 {
+		return math.NaN()
+	}
 	var agree float64
-	for _, ans := range a.Answers {
-		i, j, k, ok := ans.Triplet()
-		if !ok || ans.Kind != HeldOut {
-			continue
-		}
-		n++
-		switch dj, dk := dist(i, j), dist(i, k); {
+	for _, t := range ts {
+		switch dj, dk := dist(t[0], t[1]), dist(t[0], t[2]); {
 		case dj < dk:
 			agree++
 		case dj == dk:
 			agree += 0.5
 		}
 	}
-	if n == 0 {
-		return math.NaN(), 0
+	return agree / float64(len(ts))
+}
+
+// Agreement is the share of the held-out answers (those not skipped) that
+// dist gives as the person did, a tie counting half, and their number.
+func (a *Asker) Agreement(dist Dist) (share float64, n int) {
+	var held [][3]int
+	for _, ans := range a.Answers {
+		if i, j, k, ok := ans.Triplet(); ok && ans.Kind == HeldOut {
+			held = append(held, [3]int{i, j, k})
+		}
 	}
-	return agree / float64(n), n
+	return Agrees(held, dist), len(held)
 }
