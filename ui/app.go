@@ -39,10 +39,11 @@ type App struct {
 	lesson   *Memo[LessonProps]
 	controls *Memo[ControlsProps]
 	errs     *Memo[ErrorChartProps]
+	ask      *Memo[AskProps] // the Ask-me panel, empty outside the mode
 }
 
 // newPanels makes the App's panels, which dispatch through d.
-func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value)) {
+func (a *App) newPanels(d func(store.Action), open, openTriplets, openAnswers func(js.Value), saveAnswers func()) {
 	a.chart = &Chart{dispatch: d}
 	a.guide = &Guide{}
 	a.data = &DataPanel{Dispatch: d, Open: open, preview: &Memo[PreviewProps]{Draw: preview, Same: PreviewProps.same, Name: "preview"}}
@@ -63,6 +64,7 @@ func (a *App) newPanels(d func(store.Action), open, openTriplets func(js.Value))
 	a.lesson = &Memo[LessonProps]{Draw: func(p LessonProps) *vecty.HTML { return lessonHead(p, d) }, Name: "lesson"}
 	a.controls = &Memo[ControlsProps]{Draw: func(p ControlsProps) *vecty.HTML { return stageControls(p, d) }, Name: "controls"}
 	a.errs = &Memo[ErrorChartProps]{Draw: errorChart, Same: sameErrorChart, Name: "errors"}
+	a.ask = &Memo[AskProps]{Draw: func(p AskProps) *vecty.HTML { return askPanel(p, d, saveAnswers, openAnswers) }, Name: "ask"}
 }
 
 // syncViews sets the props of the panels from the store and returns, in
@@ -99,7 +101,8 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.controls.setProps(controlsProps(s, a.shown)), a.controls)
 	add(a.params.setProps(paramProps(s, a.shown)), a.params)
 	add(a.side.setProps(sideProps(s)), a.side)
-	add(a.lesson.setProps(LessonProps{Params: s.Params}), a.lesson)
+	add(a.lesson.setProps(LessonProps{Params: s.Params, Asking: s.Ask != nil}), a.lesson)
+	add(a.ask.setProps(askProps(s)), a.ask)
 	dp := dataProps(s)
 	add(a.data.preview.setProps(previewProps(dp)), a.data.preview)
 	add(a.data.setProps(dp), a.data)
@@ -157,6 +160,7 @@ func (a *App) Render() vecty.ComponentOrHTML {
 
 	stage := elem.Section(vecty.Markup(vecty.Class("stage"), vecty.Data("testid", "stage"), vecty.Attribute("aria-label", "the lesson, its controls and what the metric learns")),
 		a.lesson,
+		a.ask,
 		elem.Div(vecty.Markup(vecty.Class("stage-grid")),
 			elem.Div(vecty.Markup(vecty.Class("stage-side")), a.controls, statusLine(s)),
 			vecty.If(shown("projection"), elem.Div(vecty.Markup(vecty.Class("stage-views")), a.proj)),

@@ -37,7 +37,9 @@ type keeper struct {
 func (g *glue) startRestore() {
 	k := &g.keep
 	k.api = js.Global().Get("rmlKeep")
-	if k.api.Type() != js.TypeObject || g.state.Params.View.Embed {
+	if k.api.Type() != js.TypeObject || g.state.Params.View.Embed || g.state.Ask != nil {
+		// An embed keeps nothing; a link into the Ask-me mode opens on its
+		// own items, whose answers are kept apart (askkeep.go).
 		k.api = js.Undefined()
 		return
 	}

@@ -20,6 +20,7 @@ import (
 // LessonProps is what the lesson panel shows.
 type LessonProps struct {
 	Params store.Params
+	Asking bool // the Ask-me mode is on
 }
 
 // lessonHead is the stage's head: the lesson menu, what to look for, and
@@ -32,7 +33,7 @@ func lessonHead(p LessonProps, d func(store.Action)) *vecty.HTML {
 		opts = append(opts, elem.Option(vecty.Markup(prop.Value(pr.Key), vecty.Property("selected", pr.Key == p.Params.Preset)), vecty.Text(pr.Title)))
 	}
 	var text vecty.ComponentOrHTML
-	if pr, ok := store.PresetNamed(p.Params.Preset); ok && !p.Params.View.Hides("lesson") {
+	if pr, ok := store.PresetNamed(p.Params.Preset); ok && !p.Params.View.Hides("lesson") && !p.Asking {
 		changed := ""
 		if q := p.Params; q != withPreset(pr) {
 			changed = " (You have changed the settings since: the numbers above are the lesson's, not necessarily yours.)"
@@ -42,6 +43,9 @@ func lessonHead(p LessonProps, d func(store.Action)) *vecty.HTML {
 	return elem.Div(vecty.Markup(vecty.Class("stage-head")),
 		elem.Div(vecty.Markup(vecty.Class("row")),
 			vecty.If(!p.Params.View.Hides("lesson"), elem.Label(vecty.Text("Lesson "), elem.Select(opts...))),
+			vecty.If(!p.Params.View.Hides("lesson") && !p.Asking, elem.Button(vecty.Markup(vecty.Data("testid", "ask"),
+				vecty.Attribute("title", "Answer which of two colours is more like a third, and watch a metric learn from your answers"),
+				event.Click(func(*vecty.Event) { d(store.AskOpen{Set: "colours", Saved: keptAnswers("colours", p.Params.Seed)}) })), vecty.Text("Ask me"))),
 			vecty.If(!p.Params.View.Hides("guide"), elem.Button(vecty.Markup(vecty.Class("link"), vecty.Data("testid", "open-guide"),
 				vecty.Attribute("aria-controls", "guide"),
 				event.Click(func(*vecty.Event) { openGuide() })), vecty.Text("What am I looking at?")))),

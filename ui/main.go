@@ -46,6 +46,7 @@ const (
 // glue owns the store, the worker and the root component; Dispatch is the
 // one door through which anything changes the state.
 type glue struct {
+	askKept  map[string]string // the Ask-me answers last written to storage, by key
 	state    *store.State
 	root     *App
 	worker   js.Value
@@ -91,7 +92,14 @@ func Run() {
 	g := &glue{state: store.Open(js.Global().Get("location").Get("hash").String())}
 	g.nHelpers = helperCount()
 	g.root = &App{glue: g}
-	g.root.newPanels(g.Dispatch, g.open, g.openTriplets)
+	g.root.newPanels(g.Dispatch, g.open, g.openTriplets, g.openAnswers, g.saveAnswers)
+	if set := g.state.AskWanted(); set != "" {
+		// A link into the Ask-me mode (a course page's "#ask=colours")
+		// opens it on its own items and the answers kept for them, not on
+		// the session kept. Before the worker is up and the page drawn: the
+		// state alone changes (the items load when the worker is ready).
+		store.Reduce(g.state, store.AskOpen{Set: set, Saved: keptAnswers(set, g.state.Params.Seed)})
+	}
 	g.startRestore()
 	g.startWorker()
 	g.watchdogT = js.FuncOf(func(js.Value, []js.Value) any { g.watchdog(); return nil })
@@ -156,6 +164,12 @@ func (g *glue) Dispatch(a store.Action) {
 	_, reply := a.(store.Reply)
 	g.redraw(reply)
 	g.kept()
+	g.keepAnswers()
+	if set := g.state.AskWanted(); set != "" {
+		// A link or a restored session in the Ask-me mode: open it with the
+		// answers kept.
+		g.Dispatch(store.AskOpen{Set: set, Saved: keptAnswers(set, g.state.Params.Seed)})
+	}
 	g.startHelpers()
 	g.feedHelpers()
 	if !g.readyMarked && g.state.CanTrain() {
@@ -376,10 +390,16 @@ func (g *glue) read(files js.Value, got func(name, text string)) {
 	if files.Length() == 0 {
 		return
 	}
-	f := files.Index(0)
+	g.readOne(files.Index(0), got, func() {})
+}
+
+// readOne reads file f as read does, calling failed after saying why it
+// could not.
+func (g *glue) readOne(f js.Value, got func(name, text string), failed func()) {
 	name := f.Get("name").String()
 	if size := f.Get("size").Int(); size > maxUpload {
 		g.Dispatch(store.UploadFailed{Message: name + " is " + strconv.FormatFloat(float64(size)/(1<<20), 'f', 1, 64) + " MiB; the page reads files up to " + strconv.Itoa(maxUpload>>20) + " MiB."})
+		failed()
 		return
 	}
 	var ok, fail js.Func
@@ -395,6 +415,7 @@ func (g *glue) read(files js.Value, got func(name, text string)) {
 		ok.Release()
 		fail.Release()
 		g.Dispatch(store.UploadFailed{Message: "Could not read " + name + ": " + args[0].Call("toString").String()})
+		failed()
 		return nil
 	})
 	f.Call("arrayBuffer").Call("then", ok, fail)

@@ -96,6 +96,12 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 			learnedCI = draw.ErrorInterval(r.ErrLearn, test)
 		}
 	}
+	euclidErr := draw.Percent(r.ErrEuclid)
+	if test == 0 {
+		// No row held out (the Ask-me mode measures held-out questions
+		// instead): there is no test error to show.
+		euclidErr, learnedErr, learnedCI = "— (no rows held out)", "— (no rows held out)", ""
+	}
 	legend := []vecty.MarkupOrChild{vecty.Markup(vecty.Class("legend"))}
 	for c, name := range d.Classes {
 		legend = append(legend, elem.Span(vecty.Markup(vecty.Class("key")),
@@ -105,7 +111,7 @@ func (p *Projections) Render() vecty.ComponentOrHTML {
 	return elem.Div(vecty.Markup(vecty.Class("projection")),
 		elem.Div(vecty.Markup(vecty.Class("pair")),
 			elem.Div(p.views[0].with("projection-euclid", "Euclidean", r, r.Euclid, d),
-				errorLine("error-euclid", draw.Percent(r.ErrEuclid), draw.ErrorInterval(r.ErrEuclid, test))),
+				errorLine("error-euclid", euclidErr, draw.ErrorInterval(r.ErrEuclid, test))),
 			elem.Div(learned, errorLine("error-learned", learnedErr, learnedCI)),
 		),
 		elem.Div(legend...),

@@ -24,7 +24,7 @@ func Reduce(s *State, a Action) []protocol.Message {
 }
 
 func reduce(s *State, a Action) []protocol.Message {
-	for _, r := range []func(*State, Action) ([]protocol.Message, bool){reduceData, reduceSettings, reduceRuns, reduceFiles, reduceWorkers} {
+	for _, r := range []func(*State, Action) ([]protocol.Message, bool){reduceData, reduceSettings, reduceRuns, reduceFiles, reduceWorkers, reduceAsk} {
 		if out, ok := r(s, a); ok {
 			return out
 		}
@@ -428,7 +428,11 @@ func (s *State) load(src source) []protocol.Message {
 	s.LoadID = s.id()
 	s.LoadDone, s.LoadTotal = 0, 0
 	r := src.read
-	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: TestFrac, Seed: s.Params.Seed,
+	frac := TestFrac
+	if s.Ask != nil && src.dataset == "" && src.csv == s.Ask.csv {
+		frac = 0 // the Ask-me mode holds questions out, not rows
+	}
+	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: frac, Seed: s.Params.Seed,
 		Missing: r.Missing, Exclude: r.Exclude, OneHot: r.OneHot, ID: r.ID}
 	if src.dataset == "" {
 		req.CSV, req.FileName = src.csv, src.file
@@ -476,6 +480,9 @@ func (s *State) use(src source) {
 	if !src.same(s.current()) {
 		// A triplet file names rows of the data it came with.
 		s.TripletFile, s.Triplets, s.FromFile = nil, nil, false
+	}
+	if s.Ask != nil && (src.dataset != "" || src.csv != s.Ask.csv) {
+		s.Ask, s.Params.Ask = nil, "" // other data: the Ask-me mode ends (its answers are kept by the glue)
 	}
 	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV, s.Read = src.dataset, src.label, src.file, src.csv, src.read
 	s.Failed = nil
@@ -573,12 +580,12 @@ func (s *State) replyCurrent(m protocol.Message) []protocol.Message {
 		s.setError(m.Error.Message)
 	}
 	if done {
-		return out
+		return append(out, s.askSync()...)
 	}
 	if s.Pending && s.CanTrain() {
 		return s.train(false)
 	}
-	return nil
+	return append(out, s.askSync()...)
 }
 
 // loadReply takes the end of a load: the dataset, or why it could not be
@@ -716,6 +723,9 @@ func (s *State) tripletsReply(m protocol.Message) {
 	case protocol.KindTripletSet:
 		t := m.TripletSet
 		s.Triplets, s.tripletsBefore = t, nil
+		if s.askLoaded() {
+			break // the answers, sent as they come: the Ask-me panel counts them
+		}
 		msg := t.FileName + ": " + strconv.Itoa(t.Count) + " triplets read"
 		if t.Dropped > 0 {
 			msg += "; " + strconv.Itoa(t.Dropped) + " more name a row dropped for a missing value and are left out"

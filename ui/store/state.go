@@ -40,6 +40,7 @@ type Params struct {
 	Tol     float64 // relative duality gap to stop at
 	Seed    uint64  // seed of the split and the swaps
 	Preset  string  // the lesson these settings came from, if any (Presets)
+	Ask     string  // the Ask-me mode's item set (AskSets); "" when the page is not in it
 	View    View    // how the page is laid out (a link carries it too)
 }
 
@@ -126,6 +127,8 @@ type State struct {
 	Notice    bool   // Message is a notice, not an error
 	MessageAt string // where Message is shown: AtTop, or beside the file it is about (AtData, AtSide)
 	Restarts  int    // times the worker was restarted
+
+	Ask *Ask // the Ask-me mode; nil when the page is not in it
 
 	Pinned     []Run // runs kept as columns (Pin, Compare)
 	Queue      []Job // the jobs of a Compare, a sweep or Step after the current one

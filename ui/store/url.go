@@ -93,6 +93,16 @@ var fields = []field{
 			p.Seed = v
 			return nil
 		}},
+	// The Ask-me mode on its items (written only when on).
+	{"ask",
+		func(p *Params) string { return p.Ask },
+		func(p *Params, s string) error {
+			if !slices.Contains(AskSets, s) {
+				return errors.New("ask=" + strconv.Quote(s) + ": expected one of " + strings.Join(AskSets, ", "))
+			}
+			p.Ask = s
+			return nil
+		}},
 	// How the page shows itself (written only when not the default).
 	boolField("embed", func(p *Params) *bool { return &p.View.Embed }),
 	{"hide",

@@ -1,0 +1,93 @@
+package e2e
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/rml-lab/rml/ui/ask"
+)
+
+// Ask me, driven from the keyboard by a simulated respondent that answers
+// by CIEDE2000 and errs one time in ten (its own seeded generator, not the
+// page's), then 140 by the page's own: after 200 answers the learned
+// metric agrees with the held-out answers more often than Euclid's
+// distance does, the error rate and η
+// from it are shown, a reload (the address says ask=colours) keeps the
+// answers, two saved files dropped together merge, and axe finds nothing.
+func TestAskMe(t *testing.T) {
+	p := open(t, "#data=Iris")
+	p.waitTrainEnabled()
+	p.click("ask")
+	ready := `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
+	p.poll(ready, 30*time.Second)
+	it := ask.Colours(1, ask.DefaultColours) // the page's seed is 1
+	rng := rand.New(rand.NewPCG(45, 45))
+	p.run(chromedp.Focus(`[data-testid="ask-question"]`, chromedp.ByQuery))
+	for n := 1; n <= 60; n++ {
+		var items string
+		p.eval(`document.querySelector('[data-testid="ask-question"]').dataset.items`, &items)
+		var q [3]int
+		for i, f := range strings.Split(items, ",") {
+			q[i], _ = strconv.Atoi(f)
+		}
+		key := kb.ArrowLeft
+		if it.Reference(q[0], q[2]) < it.Reference(q[0], q[1]) {
+			key = kb.ArrowRight
+		}
+		if rng.Float64() < 0.1 {
+			key = map[string]string{kb.ArrowLeft: kb.ArrowRight, kb.ArrowRight: kb.ArrowLeft}[key]
+		}
+		p.run(chromedp.KeyEvent(key))
+		p.poll(`document.querySelector('[data-testid="ask-question"]').dataset.n === "`+strconv.Itoa(n+1)+`"`, 10*time.Second)
+	}
+	// 140 more by the page's own simulated respondent (CIEDE2000, wrong
+	// one time in ten): about 40 questions held out in all.
+	for n := 81; n <= 201; n += 20 {
+		p.click("ask-simulate")
+		p.poll(`document.querySelector('[data-testid="ask-question"]').dataset.n === "`+strconv.Itoa(n)+`"`, 10*time.Second)
+	}
+	// Every training answer learned from, the last run ended.
+	p.poll(`(() => { const a = document.querySelector('[data-testid="ask-agreement"]').dataset;
+		return a.learned !== "" && document.querySelector('[data-testid="status"]').textContent !== "running" })()`, 30*time.Second)
+	var agree struct{ Learned, Euclid, Trained string }
+	p.eval(`({...document.querySelector('[data-testid="ask-agreement"]').dataset})`, &agree)
+	learned, _ := strconv.ParseFloat(agree.Learned, 64)
+	euclid, _ := strconv.ParseFloat(agree.Euclid, 64)
+	if !(learned > euclid) {
+		t.Errorf("after 200 answers the learned metric agrees with %v of the held-out answers, Euclid with %v: %q", learned, euclid, p.text("ask-agreement"))
+	}
+	if r := p.text("ask-error-rate"); !strings.Contains(r, "your error rate is about") {
+		t.Errorf("error rate: %q", r)
+	}
+	t.Logf("%s | %s | %s", p.text("ask-agreement"), p.text("ask-weighs"), p.text("ask-error-rate"))
+	p.finite()
+	p.axe()
+	p.screenshot("ask-me.png")
+
+	// A reload opens the mode again with the same answers.
+	p.run(chromedp.Reload())
+	p.poll(ready+` && document.querySelector('[data-testid="ask-question"]').dataset.n === "201"`, 30*time.Second)
+
+	// Two saved files dropped together: both counted, each with its rate.
+	var files []string
+	for i, rate := range []float64{0, 0.3} {
+		a := &ask.Asker{Items: it}
+		r := ask.NewRespondent(it.Reference, rate, uint64(i+1))
+		for range 50 {
+			q := a.Next(nil)
+			a.Answers = append(a.Answers, ask.Answer{Question: q, Choice: r.Answer(q)})
+		}
+		files = append(files, writeCSV(t, "student"+strconv.Itoa(i+1)+".csv", ask.FileText(it, "student "+strconv.Itoa(i+1), a.All())))
+	}
+	p.run(chromedp.SetUploadFiles(`[data-testid="ask-files"]`, files, chromedp.ByQuery))
+	p.poll(`document.querySelectorAll('[data-testid="ask-class"] li').length === 2`, 30*time.Second)
+	if c := p.text("ask-class"); !strings.Contains(c, "student1.csv (student 1): 50 answers") {
+		t.Errorf("the class: %q", c)
+	}
+}

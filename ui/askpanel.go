@@ -1,0 +1,195 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"math"
+	"strconv"
+	"syscall/js"
+
+	"github.com/hexops/vecty"
+	"github.com/hexops/vecty/elem"
+	"github.com/hexops/vecty/event"
+	"github.com/hexops/vecty/prop"
+
+	"github.com/rml-lab/rml/spec"
+	"github.com/rml-lab/rml/ui/ask"
+	"github.com/rml-lab/rml/ui/draw"
+	"github.com/rml-lab/rml/ui/store"
+)
+
+// The Ask-me panel: a question at a time (the anchor between its two
+// candidates; a click, a tap or ← / → / ↓ answers), what the answers have
+// taught, the person's own error rate and η from it, the simulated
+// respondent, and the answers' files of a class.
+
+// AskProps is what the Ask-me panel shows.
+type AskProps struct {
+	Items   *ask.Items
+	Q       ask.Question
+	Active  bool
+	SimRate float64
+	View    store.AskView
+	Eta     float64
+	Ready   bool // the items are loaded: answers count
+}
+
+func askProps(s *store.State) AskProps {
+	k := s.Ask
+	if k == nil {
+		return AskProps{}
+	}
+	return AskProps{Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady()}
+}
+
+// askPanel draws the panel; empty outside the mode (the stage keeps its
+// place for it: Vecty matches children by place).
+func askPanel(p AskProps, d func(store.Action), save func(), open func(js.Value)) *vecty.HTML {
+	if p.Items == nil {
+		return elem.Div(vecty.Markup(vecty.Class("ask-slot")))
+	}
+	it, q := p.Items, p.Q
+	key := func(e *vecty.Event) {
+		var c ask.Choice
+		switch e.Get("key").String() {
+		case "ArrowLeft":
+			c = ask.Left
+		case "ArrowRight":
+			c = ask.Right
+		case "ArrowDown", " ":
+			c = ask.Skip
+		default:
+			return
+		}
+		e.Call("preventDefault")
+		d(store.AskAnswer{Choice: c})
+	}
+	what := "Question " + itoa(p.View.Answered+1)
+	switch q.Kind {
+	case ask.HeldOut:
+		what += " (kept aside: it measures the metric, it does not train it)"
+	case ask.Repeat:
+		what += " (asked before: it measures how often you change your mind)"
+	}
+	return elem.Section(vecty.Markup(vecty.Class("panel", "ask"), vecty.Data("testid", "ask-panel"), vecty.Attribute("aria-label", "Ask me"), vecty.Data("ready", strconv.FormatBool(p.Ready))),
+		elem.Heading2(vecty.Text("Ask me: which colour is more like the one in the middle?")),
+		elem.Div(vecty.Markup(vecty.Class("ask-q"), vecty.Data("testid", "ask-question"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "group"),
+			vecty.Data("n", itoa(p.View.Answered+1)), vecty.Data("items", itoa(q.Anchor)+","+itoa(q.Left)+","+itoa(q.Right)),
+			vecty.Attribute("aria-label", what+": which is more like "+it.Names[q.Anchor]+": "+it.Names[q.Left]+" (left arrow) or "+it.Names[q.Right]+" (right arrow)? Down arrow: can't tell."),
+			event.KeyDown(key)),
+			askItem(it, q.Left, "ask-left", "← ", func() { d(store.AskAnswer{Choice: ask.Left}) }),
+			elem.Div(vecty.Markup(vecty.Class("ask-anchor"), vecty.Data("testid", "ask-anchor")),
+				swatch(it.CSS[q.Anchor]), elem.Span(vecty.Text(it.Names[q.Anchor]))),
+			askItem(it, q.Right, "ask-right", "→ ", func() { d(store.AskAnswer{Choice: ask.Right}) }),
+		),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "ask-skip"), event.Click(func(*vecty.Event) { d(store.AskAnswer{Choice: ask.Skip}) })), vecty.Text("↓ Can't tell")),
+			elem.Span(vecty.Markup(vecty.Class("hint"), vecty.Attribute("aria-live", "polite")), vecty.Text(what+"."))),
+		askTaught(p, d),
+		askTools(p, d, save, open),
+	)
+}
+
+// askItem is a candidate: its swatch and name, one button.
+func askItem(it *ask.Items, i int, testid, arrow string, click func()) *vecty.HTML {
+	return elem.Button(vecty.Markup(vecty.Class("ask-item"), vecty.Data("testid", testid), event.Click(func(*vecty.Event) { click() })),
+		swatch(it.CSS[i]), elem.Span(vecty.Text(arrow+it.Names[i])))
+}
+
+// swatch is a colour's square; the colour comes from the page's own items,
+// never from a file.
+func swatch(css string) *vecty.HTML {
+	return elem.Span(vecty.Markup(vecty.Class("ask-swatch"), vecty.Style("background", css), vecty.Attribute("aria-hidden", "true")))
+}
+
+// askTaught says what the answers have taught: the held-out agreement of
+// the learned metric, Euclid and CIEDE2000; what the metric weighs; the
+// error rate and η from it.
+func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
+	v := p.View
+	agree := "Every fifth question is kept aside: once you have answered some, this says how often the learned metric answers them as you did."
+	if v.HeldOut > 0 {
+		agree = "On the " + itoa(v.HeldOut) + " questions kept aside, the learned metric answers as you did " + pctOr(v.Learned, "— (none learned yet)") +
+			"; Euclid's distance " + draw.Percent(v.Euclid) + "; CIEDE2000, the perceptual colour difference, " + draw.Percent(v.Reference) + "."
+	}
+	weighs := "The metric sees each colour's red, green and blue (sRGB), and its lightness and chroma (CIELAB)."
+	if v.Weighs != "" {
+		weighs += " Learned from your " + itoa(v.Trained) + " training answers, it judges " + v.Weighs + "."
+	}
+	rate := "Every tenth question comes back later with its candidates swapped; from those the page estimates how often you err, and the share η of answers to trust."
+	var use vecty.ComponentOrHTML
+	if r := v.Rate; r.Pairs > 0 {
+		rate = "You answered " + itoa(r.Disagree) + " of the " + itoa(r.Pairs) + " questions asked twice differently: your error rate is about " +
+			draw.Percent(r.Est) + " (95 % interval " + draw.Percent(r.Lo) + " to " + draw.Percent(r.Hi) + "), if your mistakes come at random."
+		if eta := math.Round(100*(1-r.Est)) / 100; spec.PageEtaRange.OK(eta) && eta != p.Eta {
+			use = elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-use-eta"), event.Click(func(*vecty.Event) { d(store.SetEta{Value: eta}) })),
+				vecty.Text("Use η = "+strconv.FormatFloat(eta, 'f', 2, 64)))
+		}
+	}
+	return elem.Div(
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "ask-agreement"), vecty.Attribute("aria-live", "polite"),
+			vecty.Data("learned", fmtShare(v.Learned)), vecty.Data("euclid", fmtShare(v.Euclid)), vecty.Data("trained", itoa(v.Trained))), vecty.Text(agree)),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "ask-weighs")), vecty.Text(weighs)),
+		elem.Paragraph(vecty.Markup(vecty.Data("testid", "ask-error-rate")), vecty.Text(rate+" "), use),
+	)
+}
+
+// simRateRange is the simulated respondent's error rate's range.
+var simRateRange = spec.Range{Name: "the simulated error rate", OK: func(v float64) bool { return v >= 0 && v <= 0.5 }, Want: "a share from 0 to 0.5"}
+
+// fmtShare writes a share for a data attribute ("" for NaN).
+func fmtShare(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func pctOr(v float64, none string) string {
+	if math.IsNaN(v) {
+		return none
+	}
+	return draw.Percent(v)
+}
+
+// askTools are the question strategy, the simulated respondent, and the
+// answers' files.
+func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)) *vecty.HTML {
+	class := []vecty.MarkupOrChild{}
+	for _, c := range p.View.Class {
+		who := c.Name
+		if c.Who != "" {
+			who += " (" + c.Who + ")"
+		}
+		line := who + ": " + itoa(c.Answers) + " answers; error rate " + pctOr(c.Rate.Est, "— (no question asked twice)") +
+			"; the learned metric answers " + pctOr(c.Learned, "—") + " of them alike, Euclid " + draw.Percent(c.Euclid) + "."
+		class = append(class, elem.ListItem(vecty.Text(line)))
+	}
+	return elem.Div(
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Label(elem.Input(vecty.Markup(prop.Type(prop.TypeCheckbox), vecty.Data("testid", "ask-active"), prop.Checked(p.Active),
+				event.Change(func(e *vecty.Event) { d(store.AskActive{On: e.Target.Get("checked").Bool()}) }))),
+				vecty.Text(" Active questions: where the learned metric is least sure")),
+		),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "ask-simulate"), event.Click(func(*vecty.Event) { d(store.AskSimulate{N: 20}) })), vecty.Text("Simulate 20 answers")),
+			elem.Label(vecty.Text("by CIEDE2000, wrong "),
+				elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "ask-sim-rate"), vecty.Class("short"), vecty.Attribute("min", 0), vecty.Attribute("max", 0.5), vecty.Attribute("step", 0.05),
+					prop.Value(strconv.FormatFloat(p.SimRate, 'g', -1, 64)),
+					event.Change(func(e *vecty.Event) {
+						if v, ok := number(d, "the simulated error rate", e.Target.Get("value").String(), simRateRange); ok {
+							d(store.AskSimRate{Rate: v})
+						}
+					}))),
+				vecty.Text(" of the time")),
+		),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "ask-save"), prop.Disabled(p.View.Answered == 0), event.Click(func(*vecty.Event) { save() })), vecty.Text("Save my answers")),
+			elem.Label(vecty.Text("A class's answers: "), elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "ask-files"), vecty.Attribute("multiple", true), vecty.Attribute("accept", ".csv,text/csv"),
+				event.Change(func(e *vecty.Event) { open(e.Target.Get("files")); e.Target.Set("value", "") })))),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-forget"), event.Click(func(*vecty.Event) { d(store.AskForget{}) })), vecty.Text("Forget my answers")),
+		),
+		vecty.If(len(class) > 0, elem.UnorderedList(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-class"))}, class...)...)),
+		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Your answers stay in this browser; nothing leaves the page. A saved file is the page's triplet file, with its colours' seed in its header: a class's files dropped here together are learned from as one, with each file's own error rate.")),
+	)
+}

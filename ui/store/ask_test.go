@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rml-lab/rml/ui/ask"
+	"github.com/rml-lab/rml/wasm/protocol"
+	"github.com/rml-lab/rml/wasm/session"
+)
+
+// worker answers the store's requests with the worker's own code, in
+// order, until none is left.
+func serve(t *testing.T, s *State, w *session.Session, out []protocol.Message) {
+	t.Helper()
+	for len(out) > 0 {
+		m := out[0]
+		out = out[1:]
+		reply := protocol.Message{ID: m.ID}
+		switch m.Kind {
+		case protocol.KindLoad:
+			d, e := w.Load(*m.Load)
+			reply.Kind, reply.Dataset, reply.Error = protocol.KindDataset, d, e
+		case protocol.KindTriplets:
+			ts, e := w.Triplets(*m.Triplets)
+			reply.Kind, reply.TripletSet, reply.Error = protocol.KindTripletSet, ts, e
+		case protocol.KindTrain:
+			r, e := w.Train(context.Background(), *m.Train, func(*protocol.Progress) {})
+			reply.Kind, reply.Result, reply.Error = protocol.KindResult, r, e
+		case protocol.KindStop:
+			continue
+		default:
+			t.Fatalf("unexpected request %s", m.Kind)
+		}
+		if reply.Error != nil {
+			reply.Kind = protocol.KindError
+		}
+		out = append(out, Reduce(s, Reply{reply})...)
+	}
+}
+
+// The Ask-me mode on the worker's own code: the colours load with no row
+// held out; answers given while a run goes on wait for it and go as one
+// run; 60 answers of a respondent by CIEDE2000 who errs one time in ten
+// teach a metric that agrees with the held-out answers more often than
+// Euclid does, and the error rate is estimated from the repeats.
+func TestAskLearns(t *testing.T) {
+	s := ready(t)
+	w := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	out := Reduce(s, AskOpen{Set: "colours"})
+	m := one(t, out, protocol.KindLoad)
+	if m.Load.TestFrac != 0 || !strings.HasPrefix(m.Load.CSV, "red,green,blue,lightness,chroma,family\n") {
+		t.Fatalf("the items' load: %+v", m.Load)
+	}
+	serve(t, s, w, out)
+	if !s.askLoaded() || s.Data.Test != 0 || s.Data.Rows != ask.DefaultColours {
+		t.Fatalf("loaded: %+v", s.Data)
+	}
+	if out := Reduce(s, AskAnswer{ask.Left}); len(out) != 0 {
+		t.Fatalf("one answer started %+v; the first run waits for %d", out, askMinAnswers)
+	}
+	out = Reduce(s, AskSimulate{N: 9})
+	if len(out) != 2 || out[0].Kind != protocol.KindTriplets || out[1].Kind != protocol.KindTrain || !out[1].Train.FromFile {
+		t.Fatalf("after ten answers: %+v", out)
+	}
+	// Answers while the run goes on send nothing; its end sends them all.
+	if more := Reduce(s, AskSimulate{N: 50}); len(more) != 0 {
+		t.Fatalf("answers during a run sent %+v", more)
+	}
+	serve(t, s, w, out)
+	v := s.AskSummary()
+	if v.Answered != 60 || s.Ask.sent != v.Trained || s.Triplets == nil || s.Triplets.Used != v.Trained {
+		t.Fatalf("after 60 answers: %+v, %d sent, worker %+v", v, s.Ask.sent, s.Triplets)
+	}
+	if math.IsNaN(v.Learned) || !(v.Learned > v.Euclid) || v.HeldOut < 10 || v.Weighs == "" {
+		t.Errorf("held-out agreement: learned %v, Euclid %v over %d; weighs %q", v.Learned, v.Euclid, v.HeldOut, v.Weighs)
+	}
+	if v.Rate.Pairs < 5 || !(v.Rate.Lo <= v.Rate.Est && v.Rate.Est <= v.Rate.Hi) {
+		t.Errorf("error rate: %+v", v.Rate)
+	}
+	t.Logf("%d trained, learned %.2f, Euclid %.2f, CIEDE2000 %.2f over %d held out; %s; error rate %.2f (%.2f–%.2f) from %d pairs",
+		v.Trained, v.Learned, v.Euclid, v.Reference, v.HeldOut, v.Weighs, v.Rate.Est, v.Rate.Lo, v.Rate.Hi, v.Rate.Pairs)
+
+	// Kept and opened again: the same answers, the same next question.
+	_, text := s.AskSaved()
+	q := s.Ask.Question
+	serve(t, s, w, Reduce(s, SelectBuiltin{Name: "Iris"}))
+	if s.Ask != nil {
+		t.Fatal("another dataset left the Ask-me mode on")
+	}
+	serve(t, s, w, Reduce(s, AskOpen{Set: "colours", Saved: text}))
+	if len(s.Ask.Asker.Answers) != 60 || s.Ask.Question != q || s.AskMetric() == nil {
+		t.Errorf("opened again: %d answers, question %+v (want %+v), metric %v", len(s.Ask.Asker.Answers), s.Ask.Question, q, s.AskMetric() != nil)
+	}
+}
+
+// A class's answers' files merge: each is read and counted with its own
+// error rate, the metric learns from them all pooled, and a file about
+// other items is refused by name while the others are taken.
+func TestAskClass(t *testing.T) {
+	s := ready(t)
+	w := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	serve(t, s, w, Reduce(s, AskOpen{Set: "colours"}))
+	it := s.Ask.Items
+	file := func(who string, rate float64, seed uint64) NamedText {
+		a := &ask.Asker{Items: it}
+		r := ask.NewRespondent(it.Reference, rate, seed)
+		for range 100 {
+			q := a.Next(nil)
+			a.Answers = append(a.Answers, ask.Answer{Question: q, Choice: r.Answer(q)})
+		}
+		return NamedText{who + ".csv", ask.FileText(it, who, a.All())}
+	}
+	other := ask.FileText(ask.Colours(2, ask.DefaultColours), "", [][3]int{{0, 1, 2}})
+	serve(t, s, w, Reduce(s, AskFiles{Files: []NamedText{file("Ana", 0, 1), file("Bo", 0.3, 2), {"other.csv", other}}}))
+	v := s.AskSummary()
+	if len(v.Class) != 2 || v.Class[0].Who != "Ana" || v.Class[1].Answers != 100 || v.Trained != 200 || s.Triplets == nil || s.Triplets.Used != 200 {
+		t.Fatalf("the class: %+v, %d trained, worker %+v", v.Class, v.Trained, s.Triplets)
+	}
+	if !strings.Contains(s.Message, "other.csv: its answers are about colours seed 2") {
+		t.Errorf("message %q", s.Message)
+	}
+	if a, b := v.Class[0], v.Class[1]; a.Rate.Est != 0 || !(b.Rate.Est > a.Rate.Est) || !(a.Learned > b.Learned) {
+		t.Errorf("Ana (no errors) and Bo (30 %%): rates %v and %v, agreement with the learned metric %v and %v", a.Rate, b.Rate, a.Learned, b.Learned)
+	}
+}
