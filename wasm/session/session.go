@@ -442,7 +442,16 @@ func (s *Session) data(ctx context.Context, req protocol.Train, post func(*proto
 			if err != nil {
 				return err
 			}
+			prev, prevWarm, extend := s.base, s.warm, s.prep != nil && s.key.file != 0 && s.key.generation == key.generation &&
+				req.Flip == 0 && s.key.flip == 0 && s.edits == "" && len(s.warm) == len(s.base)
 			s.setBase(key, pp, swapped)
+			if extend && len(pp.Triplets) > len(prev) && slices.Equal(pp.Triplets[:len(prev)], prev) {
+				// A file that extends the last one (the Ask-me mode's
+				// answers, a few more each time): the weights found carry
+				// over, the new triplets' start at 0 (a point of the new
+				// problem's dual: its budget only grew).
+				s.warm = append(slices.Clone(prevWarm), make([]float64, len(pp.Triplets)-len(prev))...)
+			}
 		}
 		return s.edit(req.Drop, req.Reverse)
 	}

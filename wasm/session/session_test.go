@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -1084,5 +1085,57 @@ func TestLoadStopped(t *testing.T) {
 		if e != nil || res.N != iris.Rows || res.D != len(iris.Features) {
 			t.Fatalf("%s: after the stop, a run on %d × %d (%v), want Iris's %d × %d", at, res.N, res.D, e, iris.Rows, len(iris.Features))
 		}
+	}
+}
+
+// A triplet file that extends the last one (the Ask-me mode's answers)
+// starts warm from the last run's weights, the new triplets' at 0, and
+// ends at the optimum a cold run reaches; a file that does not extend it,
+// or one read after edits, starts cold.
+func TestFileExtendsWarm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	var lines []string
+	for len(lines) < 80 {
+		i, j, k := rng.IntN(150), rng.IntN(150), rng.IntN(150)
+		if i != j && i != k && j != k {
+			lines = append(lines, fmt.Sprintf("%d,%d,%d", i, j, k))
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "assets", "datasets", "iris.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := protocol.Train{KSame: 3, KDiff: 3, Eta: 0.9, Lambda: 16, Method: "fast", Tol: 1e-9, Seed: 1, FromFile: true}
+	run := func(s *Session, n int, warm bool) *protocol.Result {
+		t.Helper()
+		if _, e := s.Triplets(protocol.Triplets{CSV: strings.Join(lines[:n], "\n"), By: "row0"}); e != nil {
+			t.Fatal(e.Message)
+		}
+		r := req
+		r.Warm = warm
+		res, e := s.Train(context.Background(), r, func(*protocol.Progress) {})
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		return res
+	}
+	s, cold := newSession(), newSession()
+	for _, w := range []*Session{s, cold} {
+		if _, e := w.Load(protocol.Load{CSV: string(raw), Seed: 1}); e != nil {
+			t.Fatal(e.Message)
+		}
+	}
+	run(s, 60, false)
+	warm := run(s, 80, true)
+	fresh := run(cold, 80, true) // nothing before it to extend
+	if !warm.Warm || fresh.Warm {
+		t.Errorf("warm %v (want a warm start), fresh %v (want cold)", warm.Warm, fresh.Warm)
+	}
+	if d := math.Abs(warm.Primal - fresh.Primal); d > 1e-6*math.Max(1, math.Abs(fresh.Primal)) {
+		t.Errorf("objective warm %v, cold %v", warm.Primal, fresh.Primal)
+	}
+	t.Logf("80 triplets after 60: %d iterations warm, %d cold", warm.Iter, fresh.Iter)
+	if other := run(s, 70, true); other.Warm {
+		t.Error("a file that does not extend the last one started warm")
 	}
 }
