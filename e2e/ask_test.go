@@ -26,7 +26,7 @@ func TestAskMe(t *testing.T) {
 	p.click("ask")
 	ready := `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
 	p.poll(ready, 30*time.Second)
-	it := ask.Colours(1, ask.DefaultColours) // the page's seed is 1
+	it := ask.Colours(1, ask.DefaultItems) // the page's seed is 1
 	rng := rand.New(rand.NewPCG(45, 45))
 	p.run(chromedp.Focus(`[data-testid="ask-question"]`, chromedp.ByQuery))
 	for n := 1; n <= 60; n++ {
@@ -90,4 +90,14 @@ func TestAskMe(t *testing.T) {
 	if c := p.text("ask-class"); !strings.Contains(c, "student1.csv (student 1): 50 answers") {
 		t.Errorf("the class: %q", c)
 	}
+
+	// The shapes: glyphs with their words, learned from as the colours.
+	p.set("ask-set", "shapes")
+	p.poll(ready+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
+	p.click("ask-simulate")
+	p.poll(`document.querySelector('[data-testid="ask-question"]').dataset.n === "21"`, 10*time.Second)
+	if a := p.text("ask-anchor"); !strings.Contains(a, "outline") {
+		t.Errorf("the shape in the middle says %q", a)
+	}
+	p.axe()
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"syscall/js"
 
-	"github.com/rml-lab/rml/ui/ask"
 	"github.com/rml-lab/rml/ui/store"
 )
 
@@ -62,12 +61,9 @@ func (g *glue) keepAnswers() {
 
 // saveAnswers downloads the answers as the page's triplet file.
 func (g *glue) saveAnswers() {
-	k := g.state.Ask
-	if k == nil {
-		return
+	if name, text := g.state.AskFileText(); name != "" {
+		js.Global().Call("rmlDownload", name, "text/csv", text)
 	}
-	name := k.Items.Set + "-seed" + strconv.FormatUint(k.Items.Seed, 10) + "-answers.csv"
-	js.Global().Call("rmlDownload", name, "text/csv", ask.FileText(k.Items, "", k.Asker.All()))
 }
 
 // openAnswers reads every file offered, then hands them to the store

@@ -5,6 +5,7 @@ package ui
 import (
 	"math"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/hexops/vecty"
@@ -31,7 +32,8 @@ type AskProps struct {
 	SimRate float64
 	View    store.AskView
 	Eta     float64
-	Ready   bool // the items are loaded: answers count
+	Ready   bool   // the items are loaded: answers count
+	Name    string // who answers
 }
 
 func askProps(s *store.State) AskProps {
@@ -39,7 +41,7 @@ func askProps(s *store.State) AskProps {
 	if k == nil {
 		return AskProps{}
 	}
-	return AskProps{Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady()}
+	return AskProps{Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady(), Name: k.Name}
 }
 
 // askPanel draws the panel; empty outside the mode (the stage keeps its
@@ -72,34 +74,60 @@ func askPanel(p AskProps, d func(store.Action), save func(), open func(js.Value)
 		what += " (asked before: it measures how often you change your mind)"
 	}
 	return elem.Section(vecty.Markup(vecty.Class("panel", "ask"), vecty.Data("testid", "ask-panel"), vecty.Attribute("aria-label", "Ask me"), vecty.Data("ready", strconv.FormatBool(p.Ready))),
-		elem.Heading2(vecty.Text("Ask me: which colour is more like the one in the middle?")),
+		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Heading2(vecty.Text("Ask me: which "+strings.TrimSuffix(it.Set, "s")+" is more like the one in the middle?")),
+			askSets(it.Set, it.Seed, d)),
 		elem.Div(vecty.Markup(vecty.Class("ask-q"), vecty.Data("testid", "ask-question"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "group"),
 			vecty.Data("n", itoa(p.View.Answered+1)), vecty.Data("items", itoa(q.Anchor)+","+itoa(q.Left)+","+itoa(q.Right)),
 			vecty.Attribute("aria-label", what+": which is more like "+it.Names[q.Anchor]+": "+it.Names[q.Left]+" (left arrow) or "+it.Names[q.Right]+" (right arrow)? Down arrow: can't tell."),
 			event.KeyDown(key)),
-			askItem(it, q.Left, "ask-left", "← ", func() { d(store.AskAnswer{Choice: ask.Left}) }),
+			askItem(it, q.Left, "ask-left", "← ", !p.Ready, func() { d(store.AskAnswer{Choice: ask.Left}) }),
 			elem.Div(vecty.Markup(vecty.Class("ask-anchor"), vecty.Data("testid", "ask-anchor")),
-				swatch(it.CSS[q.Anchor]), elem.Span(vecty.Text(it.Names[q.Anchor]))),
-			askItem(it, q.Right, "ask-right", "→ ", func() { d(store.AskAnswer{Choice: ask.Right}) }),
+				picture(it, q.Anchor, 88), elem.Span(vecty.Text(it.Names[q.Anchor]))),
+			askItem(it, q.Right, "ask-right", "→ ", !p.Ready, func() { d(store.AskAnswer{Choice: ask.Right}) }),
 		),
 		elem.Div(vecty.Markup(vecty.Class("row")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "ask-skip"), event.Click(func(*vecty.Event) { d(store.AskAnswer{Choice: ask.Skip}) })), vecty.Text("↓ Can't tell")),
+			elem.Button(vecty.Markup(vecty.Data("testid", "ask-skip"), prop.Disabled(!p.Ready), event.Click(func(*vecty.Event) { d(store.AskAnswer{Choice: ask.Skip}) })), vecty.Text("↓ Can't tell")),
 			elem.Span(vecty.Markup(vecty.Class("hint"), vecty.Attribute("aria-live", "polite")), vecty.Text(what+"."))),
 		askTaught(p, d),
 		askTools(p, d, save, open),
 	)
 }
 
-// askItem is a candidate: its swatch and name, one button.
-func askItem(it *ask.Items, i int, testid, arrow string, click func()) *vecty.HTML {
-	return elem.Button(vecty.Markup(vecty.Class("ask-item"), vecty.Data("testid", testid), event.Click(func(*vecty.Event) { click() })),
-		swatch(it.CSS[i]), elem.Span(vecty.Text(arrow+it.Names[i])))
+// askItem is a candidate: its picture and name, one button (disabled
+// until the items are loaded: an answer then would count for nothing).
+func askItem(it *ask.Items, i int, testid, arrow string, disabled bool, click func()) *vecty.HTML {
+	return elem.Button(vecty.Markup(vecty.Class("ask-item"), vecty.Data("testid", testid), prop.Disabled(disabled), event.Click(func(*vecty.Event) { click() })),
+		picture(it, i, 64), elem.Span(vecty.Text(arrow+it.Names[i])))
 }
 
-// swatch is a colour's square; the colour comes from the page's own items,
-// never from a file.
-func swatch(css string) *vecty.HTML {
-	return elem.Span(vecty.Markup(vecty.Class("ask-swatch"), vecty.Style("background", css), vecty.Attribute("aria-hidden", "true")))
+// picture is item i, size px square: a colour's swatch or a shape's
+// glyph. What it draws comes from the page's own items, never from a
+// file; its words are beside it.
+func picture(it *ask.Items, i int, size float64) *vecty.HTML {
+	if it.Glyphs == nil {
+		return elem.Span(vecty.Markup(vecty.Class("ask-swatch"), vecty.Style("width", f1(size)+"px"), vecty.Style("height", f1(size)+"px"),
+			vecty.Style("background", it.CSS[i]), vecty.Attribute("aria-hidden", "true")))
+	}
+	g := it.Glyphs[i]
+	r := size / 2
+	return svg("svg", vecty.Markup(vecty.Class("ask-glyph"), vecty.Attribute("width", size), vecty.Attribute("height", size),
+		vecty.Attribute("viewBox", "0 0 "+f1(size)+" "+f1(size)), vecty.Attribute("aria-hidden", "true")),
+		svg("polygon", vecty.Markup(vecty.Attribute("points", g.Points(r)), vecty.Attribute("fill", it.CSS[i]),
+			vecty.Attribute("stroke", "#000"), vecty.Attribute("stroke-width", g.Stroke))))
+}
+
+// askSets chooses the items asked about, with the answers kept for them.
+func askSets(set string, seed uint64, d func(store.Action)) *vecty.HTML {
+	opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-set"), vecty.Attribute("aria-label", "items"),
+		event.Change(func(e *vecty.Event) {
+			to := e.Target.Get("value").String()
+			d(store.AskOpen{Set: to, Saved: keptAnswers(to, seed)})
+		}))}
+	for _, s := range store.AskSets {
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(s), vecty.Property("selected", s == set)), vecty.Text(s)))
+	}
+	return elem.Label(vecty.Text("Items "), elem.Select(opts...))
 }
 
 // askTaught says what the answers have taught: the held-out agreement of
@@ -110,9 +138,12 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 	agree := "Every fifth question is kept aside: once you have answered some, this says how often the learned metric answers them as you did."
 	if v.HeldOut > 0 {
 		agree = "On the " + itoa(v.HeldOut) + " questions kept aside, the learned metric answers as you did " + pctOr(v.Learned, "— (none learned yet)") +
-			"; Euclid's distance " + draw.Percent(v.Euclid) + "; CIEDE2000, the perceptual colour difference, " + draw.Percent(v.Reference) + "."
+			"; Euclid's distance " + draw.Percent(v.Euclid) + "; " + p.Items.RefName + ", " + draw.Percent(v.Reference) + "."
 	}
 	weighs := "The metric sees each colour's red, green and blue (sRGB), and its lightness and chroma (CIELAB)."
+	if p.Items.Glyphs != nil {
+		weighs = "The metric sees each shape's size, rotation, number of corners, outline and lightness; no shape has a hue."
+	}
 	if v.Weighs != "" {
 		weighs += " Learned from your " + itoa(v.Trained) + " training answers, it judges " + v.Weighs + "."
 	}
@@ -172,8 +203,8 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 				vecty.Text(" Active questions: where the learned metric is least sure")),
 		),
 		elem.Div(vecty.Markup(vecty.Class("row")),
-			elem.Button(vecty.Markup(vecty.Data("testid", "ask-simulate"), event.Click(func(*vecty.Event) { d(store.AskSimulate{N: 20}) })), vecty.Text("Simulate 20 answers")),
-			elem.Label(vecty.Text("by CIEDE2000, wrong "),
+			elem.Button(vecty.Markup(vecty.Data("testid", "ask-simulate"), prop.Disabled(!p.Ready), event.Click(func(*vecty.Event) { d(store.AskSimulate{N: 20}) })), vecty.Text("Simulate 20 answers")),
+			elem.Label(vecty.Text("by "+p.Items.RefName+", wrong "),
 				elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "ask-sim-rate"), vecty.Class("short"), vecty.Attribute("min", 0), vecty.Attribute("max", 0.5), vecty.Attribute("step", 0.05),
 					prop.Value(strconv.FormatFloat(p.SimRate, 'g', -1, 64)),
 					event.Change(func(e *vecty.Event) {
@@ -184,6 +215,8 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 				vecty.Text(" of the time")),
 		),
 		elem.Div(vecty.Markup(vecty.Class("row")),
+			elem.Label(vecty.Text("Your name, for the file (optional) "), elem.Input(vecty.Markup(prop.Type(prop.TypeText), vecty.Data("testid", "ask-name"), vecty.Class("short"),
+				vecty.Attribute("maxlength", 40), prop.Value(p.Name), event.Change(func(e *vecty.Event) { d(store.AskName{Name: e.Target.Get("value").String()}) })))),
 			elem.Button(vecty.Markup(vecty.Data("testid", "ask-save"), prop.Disabled(p.View.Answered == 0), event.Click(func(*vecty.Event) { save() })), vecty.Text("Save my answers")),
 			elem.Label(vecty.Text("A class's answers: "), elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "ask-files"), vecty.Attribute("multiple", true), vecty.Attribute("accept", ".csv,text/csv"),
 				event.Change(func(e *vecty.Event) { open(e.Target.Get("files")); e.Target.Set("value", "") })))),

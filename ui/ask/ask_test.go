@@ -15,7 +15,7 @@ import (
 // Each colour's name says its hex, and its features are its components.
 func TestColoursSeeded(t *testing.T) {
 	a, b, c := Colours(1, 50), Colours(1, 50), Colours(2, 50)
-	if !reflect.DeepEqual(a, b) {
+	if !reflect.DeepEqual(a.X, b.X) || !reflect.DeepEqual(a.Names, b.Names) || a.Reference(3, 7) != b.Reference(3, 7) {
 		t.Error("seed 1 drew two different sets")
 	}
 	if reflect.DeepEqual(a.X, c.X) {
@@ -272,5 +272,39 @@ func TestStandardizedAsCore(t *testing.T) {
 				t.Fatalf("item %d, feature %d: %v, core %v", i, j, v, w)
 			}
 		}
+	}
+}
+
+// Shapes are seeded too, vary in their five features only (grey, no hue),
+// say themselves in words, and their reference weighs the features as
+// stated: two shapes apart only in rotation are nearer than two apart
+// only in corners by as much.
+func TestShapes(t *testing.T) {
+	a, b := Shapes(12, 60), Shapes(12, 60)
+	if !reflect.DeepEqual(a.X, b.X) || !reflect.DeepEqual(a.Glyphs, b.Glyphs) {
+		t.Error("seed 12 drew two different sets")
+	}
+	for i, g := range a.Glyphs {
+		if css := a.CSS[i]; css[1:3] != css[3:5] || css[3:5] != css[5:7] {
+			t.Errorf("shape %d is not grey: %s", i, css)
+		}
+		if !strings.Contains(a.Names[i], polygonNames[g.Corners-3]) || strings.Count(g.Points(10), ",") != g.Corners {
+			t.Errorf("shape %d: %q, points %q", i, a.Names[i], g.Points(10))
+		}
+		for k, v := range a.X[i] {
+			if v < 0 || v > 1 {
+				t.Errorf("shape %d, feature %s = %v outside [0, 1]", i, ShapeFeatures[k], v)
+			}
+		}
+	}
+	// The reference reads the set's features: on three made-up rows, a
+	// half-range turn costs 0.05 × ¼, half the corners' range 2 × ¼.
+	it := Shapes(1, 3)
+	it.X = [][]float64{{0, 0, 0, 0, 0}, {0, 0.5, 0, 0, 0}, {0, 0, 0.5, 0, 0}}
+	if r1, r2 := it.Reference(0, 1), it.Reference(0, 2); math.Abs(r1-0.0125) > 1e-15 || math.Abs(r2-0.5) > 1e-15 {
+		t.Errorf("rotation apart %v, corners apart %v; want 0.0125 and 0.5", r1, r2)
+	}
+	if _, ok := Open("no such set", 1); ok {
+		t.Error("Open took an unknown set")
 	}
 }

@@ -59,7 +59,7 @@ func BenchmarkAskActive(b *testing.B) {
 		var need, at100 [2]float64
 		var euclid float64
 		for s := uint64(1); s <= seeds; s++ {
-			it := Colours(s, DefaultColours)
+			it := Colours(s, DefaultItems)
 			rng := rand.New(rand.NewPCG(s, 99))
 			probe := &Asker{Items: it}
 			qs := make([]Question, 1000)

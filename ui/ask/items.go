@@ -21,14 +21,20 @@ type Items struct {
 	// the dataset the page loads, which only colours the views' points.
 	Family   []int
 	Families []string
-	lab      [][3]float64 // the colours in CIELAB, for the reference
+	// Glyphs draw the shapes (nil for colours).
+	Glyphs []Glyph
+	// RefName names the reference the learned metric is set beside, and
+	// the simulated respondent's hidden metric.
+	RefName string
+	ref     func(i, j int) float64
 }
 
 // Len is the number of items.
 func (it *Items) Len() int { return len(it.X) }
 
-// DefaultColours is how many colours the page asks about.
-const DefaultColours = 120
+// DefaultItems is how many items (colours or shapes) the page asks
+// about.
+const DefaultItems = 120
 
 // AskLambda is the λ the Ask-me mode starts with. A few dozen answers
 // fit a metric of 5 features with room to spare: a strong regularizer
@@ -59,7 +65,9 @@ func Colours(seed uint64, n int) *Items {
 		panic("ask: fewer than 3 colours")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x636f6c6f757273)) // "colours"
-	it := &Items{Set: "colours", Seed: seed, Features: ColourFeatures}
+	it := &Items{Set: "colours", Seed: seed, Features: ColourFeatures, RefName: "CIEDE2000, the perceptual colour difference"}
+	var labs [][3]float64
+	it.ref = func(i, j int) float64 { return CIEDE2000(labs[i], labs[j]) }
 	protos := make([][3]float64, len(basic))
 	for i, b := range basic {
 		protos[i] = Lab(b.r, b.g, b.b)
@@ -91,7 +99,7 @@ func Colours(seed uint64, n int) *Items {
 		it.Names = append(it.Names, name+" "+hex)
 		it.CSS = append(it.CSS, hex)
 		it.Family = append(it.Family, fam)
-		it.lab = append(it.lab, lab)
+		labs = append(labs, lab)
 	}
 	return it
 }
@@ -104,9 +112,9 @@ func hex2(v int) string {
 	return s
 }
 
-// Reference is the perceptual difference of items i and j (CIEDE2000 for
-// colours).
-func (it *Items) Reference(i, j int) float64 { return CIEDE2000(it.lab[i], it.lab[j]) }
+// Reference is the reference difference of items i and j: CIEDE2000 for
+// colours, a fixed weighting of the features for shapes.
+func (it *Items) Reference(i, j int) float64 { return it.ref(i, j) }
 
 // CSV is the items as the dataset the page loads: a header, the features
 // and the family as the label (the last column).

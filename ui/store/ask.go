@@ -25,13 +25,14 @@ type Ask struct {
 	Question ask.Question // the question on screen
 	SimRate  float64      // the simulated respondent's error rate
 	Class    []*ask.File  // answers' files dropped in: a class's, learned from with the page's own
+	Name     string       // who answers, for the saved file's header; "" for no one
 	sent     int          // training answers the worker has
 	csv      string       // the items as the dataset loaded
 	z        [][]float64  // the items standardized, as the worker learns on them
 }
 
 // AskSets are the item sets the mode offers.
-var AskSets = []string{"colours"}
+var AskSets = ask.Sets
 
 // DefaultSimRate is the simulated respondent's error rate until changed.
 const DefaultSimRate = 0.1
@@ -48,6 +49,7 @@ type (
 	AskSimRate  struct{ Rate float64 }
 	AskForget   struct{}                    // forget every answer
 	AskFiles    struct{ Files []NamedText } // answers' files dropped in together
+	AskName     struct{ Name string }       // who answers
 )
 
 // NamedText is a file's name and text.
@@ -60,6 +62,7 @@ func (AskActive) isAction()   {}
 func (AskSimRate) isAction()  {}
 func (AskForget) isAction()   {}
 func (AskFiles) isAction()    {}
+func (AskName) isAction()     {}
 
 // askFile is the name the items' dataset is loaded under.
 func askFile(it *ask.Items) string {
@@ -73,7 +76,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		return s.openAsk(a.Set, a.Saved), true
 	case AskAnswer:
 		k := s.Ask
-		if k == nil || s.Data == nil {
+		if k == nil || !s.askLoaded() {
 			return nil, true
 		}
 		k.Asker.Answers = append(k.Asker.Answers, ask.Answer{Question: k.Question, Choice: a.Choice})
@@ -81,7 +84,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		return s.askSync(), true
 	case AskSimulate:
 		k := s.Ask
-		if k == nil || s.Data == nil {
+		if k == nil || !s.askLoaded() {
 			return nil, true
 		}
 		// Seeded by the seed and the answers so far: the same clicks give
@@ -112,6 +115,10 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		}
 	case AskFiles:
 		return s.askFiles(a.Files), true
+	case AskName:
+		if k := s.Ask; k != nil {
+			k.Name = a.Name
+		}
 	default:
 		return nil, false
 	}
@@ -156,11 +163,11 @@ func (k *Ask) trainTriplets() [][3]int {
 // openAsk enters the mode on set's items, seeded by the page's seed, with
 // the answers kept (saved), and loads the items.
 func (s *State) openAsk(set, saved string) []protocol.Message {
-	if set != "colours" {
+	it, ok := ask.Open(set, s.Params.Seed)
+	if !ok {
 		s.Message, s.Notice = "There is no item set "+strconv.Quote(set)+" to ask about: the page asks about "+strings.Join(AskSets, ", ")+".", false
 		return nil
 	}
-	it := ask.Colours(s.Params.Seed, ask.DefaultColours)
 	k := &Ask{Items: it, SimRate: DefaultSimRate, csv: it.CSV(), z: it.Standardized()}
 	k.Asker = ask.Asker{Items: it}
 	if saved != "" {
@@ -233,6 +240,16 @@ func (s *State) askSync() []protocol.Message {
 	s.FromFile, s.Params.Flip = true, 0
 	s.show(s.id(), false)
 	return append(out, s.request(s.RunID, true, nil))
+}
+
+// AskFileText is the answers' file to save: every answer not skipped, by
+// the name given.
+func (s *State) AskFileText() (name, text string) {
+	k := s.Ask
+	if k == nil {
+		return "", ""
+	}
+	return k.Items.Set + "-seed" + strconv.FormatUint(k.Items.Seed, 10) + "-answers.csv", ask.FileText(k.Items, k.Name, k.Asker.All())
 }
 
 // AskSaved is the answers to keep in the browser (ask.AnswersText), and

@@ -59,7 +59,7 @@ func TestAskLearns(t *testing.T) {
 		t.Fatalf("the items' load: %+v", m.Load)
 	}
 	serve(t, s, w, out)
-	if !s.askLoaded() || s.Data.Test != 0 || s.Data.Rows != ask.DefaultColours {
+	if !s.askLoaded() || s.Data.Test != 0 || s.Data.Rows != ask.DefaultItems {
 		t.Fatalf("loaded: %+v", s.Data)
 	}
 	if out := Reduce(s, AskAnswer{ask.Left}); len(out) != 0 {
@@ -87,8 +87,16 @@ func TestAskLearns(t *testing.T) {
 	t.Logf("%d trained, learned %.2f, Euclid %.2f, CIEDE2000 %.2f over %d held out; %s; error rate %.2f (%.2f–%.2f) from %d pairs",
 		v.Trained, v.Learned, v.Euclid, v.Reference, v.HeldOut, v.Weighs, v.Rate.Est, v.Rate.Lo, v.Rate.Hi, v.Rate.Pairs)
 
+	// Saved as a triplet file by the name given: every answer not skipped.
+	Reduce(s, AskName{Name: "Ana"})
+	name, text := s.AskFileText()
+	f, err := ask.ParseFile(s.Ask.Items, name, text)
+	if err != nil || f.Who != "Ana" || len(f.Triplets) != len(s.Ask.Asker.All()) || name != "colours-seed1-answers.csv" {
+		t.Errorf("saved as %s: %+v, %v", name, f, err)
+	}
+
 	// Kept and opened again: the same answers, the same next question.
-	_, text := s.AskSaved()
+	_, text = s.AskSaved()
 	q := s.Ask.Question
 	serve(t, s, w, Reduce(s, SelectBuiltin{Name: "Iris"}))
 	if s.Ask != nil {
@@ -119,7 +127,7 @@ func TestAskClass(t *testing.T) {
 		}
 		return NamedText{who + ".csv", ask.FileText(it, who, a.All())}
 	}
-	other := ask.FileText(ask.Colours(2, ask.DefaultColours), "", [][3]int{{0, 1, 2}})
+	other := ask.FileText(ask.Colours(2, ask.DefaultItems), "", [][3]int{{0, 1, 2}})
 	serve(t, s, w, Reduce(s, AskFiles{Files: []NamedText{file("Ana", 0, 1), file("Bo", 0.3, 2), {"other.csv", other}}}))
 	v := s.AskSummary()
 	if len(v.Class) != 2 || v.Class[0].Who != "Ana" || v.Class[1].Answers != 100 || v.Trained != 200 || s.Triplets == nil || s.Triplets.Used != 200 {
@@ -131,4 +139,28 @@ func TestAskClass(t *testing.T) {
 	if a, b := v.Class[0], v.Class[1]; a.Rate.Est != 0 || !(b.Rate.Est > a.Rate.Est) || !(a.Learned > b.Learned) {
 		t.Errorf("Ana (no errors) and Bo (30 %%): rates %v and %v, agreement with the learned metric %v and %v", a.Rate, b.Rate, a.Learned, b.Learned)
 	}
+}
+
+// The shapes learn too: 200 answers of the respondent by the hidden
+// weighting, wrong one time in ten, give a metric that weighs the corners
+// and the lightness (the weighting's two largest) over the rotation, and
+// agrees with the held-out answers more often than Euclid does.
+func TestAskShapes(t *testing.T) {
+	s := ready(t)
+	w := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	serve(t, s, w, Reduce(s, AskOpen{Set: "shapes"}))
+	if s.Params.Ask != "shapes" || !strings.Contains(EncodeURL(s.Params), "ask=shapes") {
+		t.Fatalf("the link does not say shapes: %q", EncodeURL(s.Params))
+	}
+	for range 10 {
+		serve(t, s, w, Reduce(s, AskSimulate{N: 20}))
+	}
+	v := s.AskSummary()
+	A, d := s.AskMetric(), len(ask.ShapeFeatures)
+	if A == nil || !(A[2*d+2] > A[1*d+1]) || !(A[4*d+4] > A[1*d+1]) || !(v.Learned > v.Euclid) {
+		t.Errorf("shapes after 200 answers: diagonal %v, %v; learned %v, Euclid %v", A, v.Weighs, v.Learned, v.Euclid)
+	}
+	t.Logf("%s; learned %.2f, Euclid %.2f over %d", v.Weighs, v.Learned, v.Euclid, v.HeldOut)
 }
