@@ -76,14 +76,15 @@ fuzz() {
     go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 200000x ./wasm/protocol &&
     go test -run '^$' -fuzz '^FuzzURL$' -fuzztime 100000x ./ui/store &&
     go test -run '^$' -fuzz '^FuzzParseRun$' -fuzztime 100000x ./ui/store &&
-    go test -run '^$' -fuzz '^FuzzParseSession$' -fuzztime 50000x ./ui/store
+    go test -run '^$' -fuzz '^FuzzParseSession$' -fuzztime 50000x ./ui/store &&
+    go test -run '^$' -fuzz '^FuzzParseAnswers$' -fuzztime 50000x ./ui/ask
 }
 # Go's go_js_wasm_exec, with the program's memory handed over as the page's
 # worker.js does (wasm/simd's kernels link to it).
 node() {
   local exec_js
   exec_js="$PWD/.ci/go_js_wasm_exec"
-  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./wasm/simd ./ui/store ./ui/draw &&
+  GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" ./wasm/protocol ./wasm/jsmsg ./wasm/session ./wasm/simd ./ui/store ./ui/draw ./ui/ask &&
     GOOS=js GOARCH=wasm go test -count=1 -exec "$exec_js" \
       -run 'Example|TestGradientFiniteDifference|TestProjection|TestGapNonNegative|TestDeterministic|TestCSV|TestSqrtTo|TestDriverStops|TestAllRowsIdentical|TestLambdaRange|TestStandardizeScaleInvariant|TestFileGuesses|TestLabelTripletsCancelAndProgress|TestSolveExtremeData|TestSelectNth|TestSortFloats|TestKernelsAgainstNaive|TestXingOptimum|TestLMNNStart$|TestLMNNScaledIdentity|TestNoAllocationsPerIteration' ./core
 }
@@ -92,7 +93,7 @@ stage "gofmt" gofmt_check
 stage "go vet (native, then js/wasm)" vet
 stage "go test" unit
 stage "go test ./e2e (the app in Chromium)" browser
-stage "fuzz: CSV reader, solver inputs, worker protocol, link codec, saved runs" fuzz
+stage "fuzz: CSV reader, solver inputs, worker protocol, link codec, saved runs, answers" fuzz
 stage "under GOOS=js GOARCH=wasm (Node)" node
 
 echo

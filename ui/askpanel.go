@@ -145,7 +145,8 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 		weighs = "The metric sees each shape's size, rotation, number of corners, outline and lightness; no shape has a hue."
 	}
 	if v.Weighs != "" {
-		weighs += " Learned from your " + itoa(v.Trained) + " training answers, it judges " + v.Weighs + "."
+		weighs += " Learned from your " + itoa(v.Trained) + " training answers, it judges " + v.Weighs + " (its diagonal). Its strongest direction, " + v.Direction +
+			": items that differ along it look most different to it."
 	}
 	rate := "Every tenth question comes back later with its candidates swapped; from those the page estimates how often you err, and the share η of answers to trust."
 	var use vecty.ComponentOrHTML

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -307,4 +308,80 @@ func TestShapes(t *testing.T) {
 	if _, ok := Open("no such set", 1); ok {
 		t.Error("Open took an unknown set")
 	}
+}
+
+// The Jacobi eigendecomposition agrees with gonum's on random symmetric
+// matrices: eigenvalues to 1e-12 of the largest, and A v = λ v.
+func TestEigenSym(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	for _, d := range []int{1, 2, 5, 9} {
+		a := make([]float64, d*d)
+		for i := range d {
+			for j := i; j < d; j++ {
+				a[i*d+j] = rng.NormFloat64()
+				a[j*d+i] = a[i*d+j]
+			}
+		}
+		vals, vecs := eigenSym(a, d)
+		var es mat.EigenSym
+		if !es.Factorize(mat.NewSymDense(d, a), false) {
+			t.Fatal("gonum did not factorize")
+		}
+		want := es.Values(nil) // ascending
+		big := math.Max(math.Abs(want[0]), math.Abs(want[d-1]))
+		for i, v := range vals {
+			if math.Abs(v-want[d-1-i]) > 1e-12*big {
+				t.Errorf("d = %d: eigenvalue %d is %v, gonum's %v", d, i, v, want[d-1-i])
+			}
+			for r := range d {
+				var av float64
+				for c := range d {
+					av += a[r*d+c] * vecs[i][c]
+				}
+				if math.Abs(av-v*vecs[i][r]) > 1e-10*big {
+					t.Errorf("d = %d: (A v − λ v)[%d] = %v for eigenvalue %d", d, r, av-v*vecs[i][r], i)
+				}
+			}
+		}
+	}
+}
+
+// Direction names the top eigenvector's largest components with their
+// signs, the largest positive, and its share of the trace.
+func TestDirection(t *testing.T) {
+	// A = 3 u uᵀ + 1 w wᵀ, u = (0.8, −0.6, 0) and w = (0, 0, 1): u carries
+	// 3 of the trace's 4.
+	a := []float64{
+		1.92, -1.44, 0,
+		-1.44, 1.08, 0,
+		0, 0, 1,
+	}
+	if got, want := Direction([]string{"red", "green", "blue"}, a), "75 % of the trace: red +0.80, green −0.60"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := Direction([]string{"x", "y"}, make([]float64, 4)); got != "" {
+		t.Errorf("A = 0: %q", got)
+	}
+}
+
+// Whatever the browser kept or a file holds, reading it never panics, and
+// what reads writes back to itself.
+func FuzzParseAnswers(f *testing.F) {
+	it := Colours(14, 20)
+	f.Add("1,2,3,0,0,1\n4,5,6,2,0,2\n")
+	f.Add(FileText(it, "Ana", [][3]int{{0, 1, 2}}))
+	f.Add("anchor (colours seed 14),similar,dissimilar\n0,1,2\r\n3,4,5")
+	f.Fuzz(func(t *testing.T, text string) {
+		if a, err := ParseAnswers(it, text); err == nil {
+			if b, err := ParseAnswers(it, AnswersText(a)); err != nil || !reflect.DeepEqual(a, b) && len(a) > 0 {
+				t.Fatalf("%q: read %v, again %v, %v", text, a, b, err)
+			}
+		}
+		if file, err := ParseFile(it, "f.csv", text); err == nil {
+			again, err := ParseFile(it, "f.csv", FileText(it, file.Who, file.Triplets))
+			if err != nil || !reflect.DeepEqual(again.Triplets, file.Triplets) || again.Who != file.Who {
+				t.Fatalf("%q: read %+v, again %+v, %v", text, file, again, err)
+			}
+		}
+	})
 }

@@ -105,3 +105,41 @@ func cmpFloat(a, b float64) int {
 	}
 	return 0
 }
+
+// Direction says in words A's strongest direction, its top eigenvector: the
+// share of A's trace it carries and its largest components ("62 % of the
+// trace: lightness +0.71, blue −0.52"), the largest made positive. With
+// features that move together (a colour's sRGB and its lightness), the
+// diagonal (Weighs) spreads a weight over them; the direction shows what
+// it is. "" for A = 0.
+func Direction(features []string, a []float64) string {
+	d := len(features)
+	vals, vecs := eigenSym(a, d)
+	var tr float64
+	for _, v := range vals {
+		tr += max(0, v)
+	}
+	if d == 0 || !(vals[0] > 0) || !(tr > 0) {
+		return ""
+	}
+	v := vecs[0]
+	order := make([]int, d)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return -cmpFloat(math.Abs(v[x]), math.Abs(v[y])) })
+	sign := math.Copysign(1, v[order[0]])
+	var parts []string
+	for _, i := range order {
+		if math.Abs(v[i]) < 0.3 && len(parts) > 0 {
+			break
+		}
+		c := sign * v[i]
+		s := "+"
+		if c < 0 {
+			s = "−"
+		}
+		parts = append(parts, features[i]+" "+s+strconv.FormatFloat(math.Abs(c), 'f', 2, 64))
+	}
+	return strconv.Itoa(int(math.Round(100*vals[0]/tr))) + " % of the trace: " + strings.Join(parts, ", ")
+}

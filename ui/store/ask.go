@@ -270,6 +270,7 @@ type AskView struct {
 	HeldOut           int
 	Rate              ask.ErrorRate
 	Weighs            string // which features the metric weighs, in words
+	Direction         string // its strongest direction, in words
 	Class             []ClassFile
 }
 
@@ -290,6 +291,7 @@ func (s *State) AskSummary() AskView {
 	if A := s.AskMetric(); A != nil {
 		v.Learned, _ = k.Asker.Agreement(ask.Mahalanobis(k.z, A))
 		v.Weighs = ask.Weighs(k.Items.Features, A)
+		v.Direction = ask.Direction(k.Items.Features, A)
 	}
 	v.Rate = ask.EstimateErrorRate(k.Asker.All())
 	euclid := ask.Mahalanobis(k.z, nil)
