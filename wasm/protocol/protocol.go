@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the protocol's version. Decode refuses any other.
-const Version = 8
+const Version = 9
 
 // Kind names what a message carries.
 type Kind string
@@ -73,6 +73,10 @@ type Load struct {
 	ID       string   // the id column, for a triplet file that names rows by id
 	TestFrac float64  // share of rows held out for the test error
 	Seed     uint64   // seed of the split
+	// Rows asks for every row standardized in the reply (Dataset.Z): the
+	// Ask-me mode on the data draws each row and measures its answers
+	// with them.
+	Rows bool
 }
 
 // Triplets asks to read a triplet file "anchor,similar,dissimilar" for the
@@ -176,6 +180,9 @@ type Dataset struct {
 	K         int
 	Euclid    []float64 // Rows×2, row-major
 	Labels    []float64 // Rows class indices
+	// Z, with Load.Rows, is every row standardized as the runs see it
+	// (Rows × len(Features), row-major); empty otherwise.
+	Z []float64
 }
 
 // Table describes the columns of a file (in Columns' order), for the
@@ -311,6 +318,7 @@ func (m *Load) fields(c codec) {
 	c.str(&m.ID)
 	c.f64(&m.TestFrac)
 	c.u64(&m.Seed)
+	c.bool(&m.Rows)
 }
 
 func (m *Triplets) fields(c codec) {
@@ -484,7 +492,7 @@ func arrays(m *Message) []*[]float64 {
 		}
 	case KindDataset:
 		if d := m.Dataset; d != nil {
-			return []*[]float64{&d.Euclid, &d.Labels}
+			return []*[]float64{&d.Euclid, &d.Labels, &d.Z}
 		}
 	case KindResult:
 		if r := m.Result; r != nil {
@@ -708,6 +716,9 @@ func (d *Dataset) checkArrays() error {
 	}
 	if len(d.Euclid)+len(d.Labels) > 0 && (len(d.Euclid) != 2*d.Rows || len(d.Labels) != d.Rows) {
 		return errors.New("protocol: the dataset's view has " + itoa(len(d.Euclid)) + " coordinates and " + itoa(len(d.Labels)) + " labels for " + itoa(d.Rows) + " rows")
+	}
+	if len(d.Z) != 0 && len(d.Z) != d.Rows*len(d.Features) {
+		return errors.New("protocol: the dataset's rows have " + itoa(len(d.Z)) + " values for " + itoa(d.Rows) + " rows of " + itoa(len(d.Features)) + " features")
 	}
 	for _, i := range d.Held {
 		if i < 0 || i >= d.Rows {

@@ -19,7 +19,7 @@ func samples() []Message {
 		A: []float64{1, 0.5, 0.5, 2}, Eigen: []float64{2.2, 0.8}, Euclid: []float64{1, 2, 3, 4, 5, 6}, Learned: []float64{6, 5, 4, 3, 2, 1}, Labels: []float64{0, 1, 1},
 	}
 	return []Message{
-		{ID: 1, Kind: KindLoad, Load: &Load{Builtin: "Iris", TestFrac: 0.15, Seed: 7}},
+		{ID: 1, Kind: KindLoad, Load: &Load{Builtin: "Iris", TestFrac: 0.15, Seed: 7, Rows: true}},
 		{ID: 2, Kind: KindLoad, Load: &Load{CSV: "a,b\n1,x\n", FileName: "<b>.csv", Label: "b"}},
 		{ID: 3, Kind: KindTrain, Train: &Train{KSame: 3, KDiff: 3, Flip: 0.1, Seed: 1, Eta: 0.8, Lambda: 1, Method: "fast", Tol: 1e-6, Warm: true, Drop: []int{4}, Reverse: []int{2, 9}}},
 		{ID: 3, Kind: KindTrain, Train: &Train{Eta: 0.9, Lambda: 16, Method: "bestcase", Tol: 1e-3, Batch: true,
@@ -39,7 +39,7 @@ func samples() []Message {
 		{ID: 5, Kind: KindDataset, Dataset: &Dataset{Name: "f.csv", Rows: 3, Features: []string{"k=u", "k=v"}, Columns: []string{"id", "a", "k", "y"},
 			Table:   Table{Kinds: []string{"text", "number", "text", "text"}, Roles: []string{"id", "excluded", "one-hot", "label"}, Levels: []int{3, 3, 2, 2}, Holes: []int{0, 1, 0, 0}},
 			Missing: 1, MissingRows: 1, IDName: "id", Classes: []string{"p", "q"}, Held: []int{2}, ErrEuclid: 0.5, K: 2,
-			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}}},
+			Euclid: []float64{1, 2, 3, 4, 5, 6}, Labels: []float64{0, 1, 1}, Z: []float64{-1, 0.5, 0, 1, 1, -1.5}}},
 		{ID: 5, Kind: KindError, Error: &Error{Message: "no feature column is left", Columns: []string{"id", "y"}, Table: Table{Kinds: []string{"text", "text"}, Roles: []string{"", ""}, Levels: []int{3, 2}, Holes: []int{0, 0}}}},
 		{ID: 3, Kind: KindProgress, Progress: &Progress{Iter: 9, Gap: 2, Iters: []float64{9}, Gaps: []float64{2}, FrameIter: 9, FrameErr: 0.25, Frame: []float64{1, 2, 3, 4}}},
 		{ID: 9, Kind: KindPing}, {ID: 9, Kind: KindPong},

@@ -215,7 +215,15 @@ func (s *Session) LoadContext(ctx context.Context, req protocol.Load, progress f
 	// triplets.
 	s.xAll, s.xTrain, s.euclid, s.errEuclid = xAll, xTrain, view, errEuclid
 	s.yTrain, s.yTest = yTrain, yTest
-	return s.described(ds, raw, st), nil
+	d := s.described(ds, raw, st)
+	if req.Rows {
+		n, f := xAll.Dims()
+		d.Z = make([]float64, 0, n*f)
+		for i := range n {
+			d.Z = append(d.Z, xAll.RawRowView(i)...)
+		}
+	}
+	return d, nil
 }
 
 // readData reads the dataset a load asks for: a built-in one (made, or

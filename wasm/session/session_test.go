@@ -1139,3 +1139,33 @@ func TestFileExtendsWarm(t *testing.T) {
 		t.Error("a file that does not extend the last one started warm")
 	}
 }
+
+// A load that asks for the rows sends every row standardized as the runs
+// see it (zero mean, unit variance over the rows it was fitted on: all of
+// them with no row held out); one that does not, none.
+func TestLoadRows(t *testing.T) {
+	s := newSession()
+	d, e := s.Load(protocol.Load{Builtin: "Iris", Seed: 1, Rows: true})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	f := len(d.Features)
+	if len(d.Z) != d.Rows*f {
+		t.Fatalf("%d values for %d × %d", len(d.Z), d.Rows, f)
+	}
+	for j := range f {
+		var mean, ss float64
+		for i := range d.Rows {
+			mean += d.Z[i*f+j] / float64(d.Rows)
+		}
+		for i := range d.Rows {
+			ss += (d.Z[i*f+j] - mean) * (d.Z[i*f+j] - mean) / float64(d.Rows)
+		}
+		if math.Abs(mean) > 1e-12 || math.Abs(ss-1) > 1e-12 {
+			t.Errorf("feature %d: mean %v, variance %v", j, mean, ss)
+		}
+	}
+	if d, _ := s.Load(protocol.Load{Builtin: "Iris", Seed: 1}); len(d.Z) != 0 {
+		t.Errorf("a load that did not ask sent %d values", len(d.Z))
+	}
+}
