@@ -101,3 +101,27 @@ func TestAskMe(t *testing.T) {
 	}
 	p.axe()
 }
+
+// Ask me about the rows of the data loaded: stars with their words, the
+// stage without a test error while in it, and the test error back once
+// left.
+func TestAskData(t *testing.T) {
+	p := open(t, "#data=Iris")
+	p.waitTrainEnabled()
+	p.click("ask-data")
+	ready := `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
+	p.poll(ready+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
+	if a := p.text("ask-anchor"); !strings.HasPrefix(a, "row ") {
+		t.Errorf("the row in the middle says %q", a)
+	}
+	p.click("ask-simulate")
+	p.poll(`document.querySelector('[data-testid="ask-question"]').dataset.n === "21"`, 10*time.Second)
+	p.poll(`document.querySelector('[data-testid="ask-agreement"]').dataset.learned !== ""`, 30*time.Second)
+	if e := p.text("error-learned"); !strings.Contains(e, "no rows held out") {
+		t.Errorf("in Ask me the learned error reads %q", e)
+	}
+	p.finite()
+	p.axe()
+	p.click("ask-close")
+	p.poll(`!document.querySelector('[data-testid="ask-panel"]') && /%/.test(document.querySelector('[data-testid="error-euclid"]').textContent)`, 30*time.Second)
+}

@@ -101,7 +101,7 @@ func (a *App) syncViews() (redraw []vecty.Component) {
 	add(a.controls.setProps(controlsProps(s, a.shown)), a.controls)
 	add(a.params.setProps(paramProps(s, a.shown)), a.params)
 	add(a.side.setProps(sideProps(s)), a.side)
-	add(a.lesson.setProps(LessonProps{Params: s.Params, Asking: s.Ask != nil}), a.lesson)
+	add(a.lesson.setProps(LessonProps{Params: s.Params, Asking: s.Ask != nil, Data: s.Data != nil}), a.lesson)
 	add(a.ask.setProps(askProps(s)), a.ask)
 	dp := dataProps(s)
 	add(a.data.preview.setProps(previewProps(dp)), a.data.preview)

@@ -25,14 +25,22 @@ func storage() (st js.Value) {
 }
 
 // keptAnswers is the answers kept for set's items drawn with seed, "" if
-// none.
-func keptAnswers(set string, seed uint64) (text string) {
+// none (a dataset's rows are asked for by their own key: AskWantsKept).
+func keptAnswers(set string, seed uint64) string {
+	if set == "data" {
+		return ""
+	}
+	return kept("rml-ask:" + set + ":" + strconv.FormatUint(seed, 10))
+}
+
+// kept is the text kept under key, "" if none.
+func kept(key string) (text string) {
 	defer func() { recover() }() // storage that throws keeps nothing
 	st := storage()
 	if st.Type() != js.TypeObject {
 		return ""
 	}
-	v := st.Call("getItem", "rml-ask:"+set+":"+strconv.FormatUint(seed, 10))
+	v := st.Call("getItem", key)
 	if v.Type() != js.TypeString {
 		return ""
 	}

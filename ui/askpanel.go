@@ -26,6 +26,8 @@ import (
 
 // AskProps is what the Ask-me panel shows.
 type AskProps struct {
+	On      bool   // the mode is on (Items nil: a dataset's rows are on their way)
+	Set     string // colours, shapes or data
 	Items   *ask.Items
 	Q       ask.Question
 	Active  bool
@@ -41,14 +43,21 @@ func askProps(s *store.State) AskProps {
 	if k == nil {
 		return AskProps{}
 	}
-	return AskProps{Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady(), Name: k.Name}
+	if k.Items == nil {
+		return AskProps{On: true, Set: k.Set}
+	}
+	return AskProps{On: true, Set: k.Set, Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady(), Name: k.Name}
 }
 
 // askPanel draws the panel; empty outside the mode (the stage keeps its
 // place for it: Vecty matches children by place).
 func askPanel(p AskProps, d func(store.Action), save func(), open func(js.Value)) *vecty.HTML {
-	if p.Items == nil {
+	if !p.On {
 		return elem.Div(vecty.Markup(vecty.Class("ask-slot")))
+	}
+	if p.Items == nil {
+		return elem.Section(vecty.Markup(vecty.Class("panel", "ask"), vecty.Data("testid", "ask-panel"), vecty.Data("ready", "false")),
+			elem.Heading2(vecty.Text("Ask me")), elem.Paragraph(vecty.Markup(vecty.Attribute("role", "status")), vecty.Text("Reading the rows of the data…")))
 	}
 	it, q := p.Items, p.Q
 	key := func(e *vecty.Event) {
@@ -75,8 +84,9 @@ func askPanel(p AskProps, d func(store.Action), save func(), open func(js.Value)
 	}
 	return elem.Section(vecty.Markup(vecty.Class("panel", "ask"), vecty.Data("testid", "ask-panel"), vecty.Attribute("aria-label", "Ask me"), vecty.Data("ready", strconv.FormatBool(p.Ready))),
 		elem.Div(vecty.Markup(vecty.Class("row")),
-			elem.Heading2(vecty.Text("Ask me: which "+strings.TrimSuffix(it.Set, "s")+" is more like the one in the middle?")),
-			askSets(it.Set, it.Seed, d)),
+			elem.Heading2(vecty.Text("Ask me: which "+askNoun[p.Set]+" is more like the one in the middle?")),
+			askSets(p.Set, it.Seed, d),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-close"), event.Click(func(*vecty.Event) { d(store.AskClose{}) })), vecty.Text("Leave Ask me"))),
 		elem.Div(vecty.Markup(vecty.Class("ask-q"), vecty.Data("testid", "ask-question"), vecty.Attribute("tabindex", 0), vecty.Attribute("role", "group"),
 			vecty.Data("n", itoa(p.View.Answered+1)), vecty.Data("items", itoa(q.Anchor)+","+itoa(q.Left)+","+itoa(q.Right)),
 			vecty.Attribute("aria-label", what+": which is more like "+it.Names[q.Anchor]+": "+it.Names[q.Left]+" (left arrow) or "+it.Names[q.Right]+" (right arrow)? Down arrow: can't tell."),
@@ -105,6 +115,12 @@ func askItem(it *ask.Items, i int, testid, arrow string, disabled bool, click fu
 // glyph. What it draws comes from the page's own items, never from a
 // file; its words are beside it.
 func picture(it *ask.Items, i int, size float64) *vecty.HTML {
+	if it.Star {
+		return svg("svg", vecty.Markup(vecty.Class("ask-glyph"), vecty.Attribute("width", size), vecty.Attribute("height", size),
+			vecty.Attribute("viewBox", "0 0 "+f1(size)+" "+f1(size)), vecty.Attribute("aria-hidden", "true")),
+			svg("polygon", vecty.Markup(vecty.Attribute("points", it.StarPoints(i, size/2)), vecty.Attribute("fill", "#cfe3f3"),
+				vecty.Attribute("stroke", "#1d3b53"), vecty.Attribute("stroke-width", 1.5))))
+	}
 	if it.Glyphs == nil {
 		return elem.Span(vecty.Markup(vecty.Class("ask-swatch"), vecty.Style("width", f1(size)+"px"), vecty.Style("height", f1(size)+"px"),
 			vecty.Style("background", it.CSS[i]), vecty.Attribute("aria-hidden", "true")))
@@ -117,6 +133,9 @@ func picture(it *ask.Items, i int, size float64) *vecty.HTML {
 			vecty.Attribute("stroke", "#000"), vecty.Attribute("stroke-width", g.Stroke))))
 }
 
+// askNoun names one item of each set.
+var askNoun = map[string]string{"colours": "colour", "shapes": "shape", "data": "row"}
+
 // askSets chooses the items asked about, with the answers kept for them.
 func askSets(set string, seed uint64, d func(store.Action)) *vecty.HTML {
 	opts := []vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-set"), vecty.Attribute("aria-label", "items"),
@@ -125,7 +144,10 @@ func askSets(set string, seed uint64, d func(store.Action)) *vecty.HTML {
 			d(store.AskOpen{Set: to, Saved: keptAnswers(to, seed)})
 		}))}
 	for _, s := range store.AskSets {
-		opts = append(opts, elem.Option(vecty.Markup(prop.Value(s), vecty.Property("selected", s == set)), vecty.Text(s)))
+		if s == "data" && set != "data" {
+			continue // a dataset's rows: from the stage's button, on the data loaded
+		}
+		opts = append(opts, elem.Option(vecty.Markup(prop.Value(s), vecty.Property("selected", s == set)), vecty.Text(askNoun[s]+"s")))
 	}
 	return elem.Label(vecty.Text("Items "), elem.Select(opts...))
 }
@@ -141,8 +163,11 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 			"; Euclid's distance " + draw.Percent(v.Euclid) + "; " + p.Items.RefName + ", " + draw.Percent(v.Reference) + "."
 	}
 	weighs := "The metric sees each colour's red, green and blue (sRGB), and its lightness and chroma (CIELAB)."
-	if p.Items.Glyphs != nil {
+	switch {
+	case p.Items.Glyphs != nil:
 		weighs = "The metric sees each shape's size, rotation, number of corners, outline and lightness; no shape has a hue."
+	case p.Items.Star:
+		weighs = "The metric sees each row's standardized features (" + strings.Join(p.Items.Features, ", ") + "), drawn as a star, one spoke a feature clockwise from the top; the labels are hidden from the questions."
 	}
 	if v.Weighs != "" {
 		weighs += " Learned from your " + itoa(v.Trained) + " training answers, it judges " + v.Weighs + " (its diagonal). Its strongest direction, " + v.Direction +

@@ -21,6 +21,7 @@ import (
 type LessonProps struct {
 	Params store.Params
 	Asking bool // the Ask-me mode is on
+	Data   bool // a dataset is loaded: Ask me can ask about its rows
 }
 
 // lessonHead is the stage's head: the lesson menu, what to look for, and
@@ -46,6 +47,8 @@ func lessonHead(p LessonProps, d func(store.Action)) *vecty.HTML {
 			vecty.If(!p.Params.View.Hides("lesson") && !p.Asking, elem.Button(vecty.Markup(vecty.Data("testid", "ask"),
 				vecty.Attribute("title", "Answer which of two colours is more like a third, and watch a metric learn from your answers"),
 				event.Click(func(*vecty.Event) { d(store.AskOpen{Set: "colours", Saved: keptAnswers("colours", p.Params.Seed)}) })), vecty.Text("Ask me"))),
+			vecty.If(!p.Params.View.Hides("lesson") && !p.Asking && p.Data, elem.Button(vecty.Markup(vecty.Class("link"), vecty.Data("testid", "ask-data"),
+				event.Click(func(*vecty.Event) { d(store.AskOpen{Set: "data"}) })), vecty.Text("Ask me about these rows"))),
 			vecty.If(!p.Params.View.Hides("guide"), elem.Button(vecty.Markup(vecty.Class("link"), vecty.Data("testid", "open-guide"),
 				vecty.Attribute("aria-controls", "guide"),
 				event.Click(func(*vecty.Event) { openGuide() })), vecty.Text("What am I looking at?")))),

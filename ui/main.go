@@ -170,6 +170,9 @@ func (g *glue) Dispatch(a store.Action) {
 		// answers kept.
 		g.Dispatch(store.AskOpen{Set: set, Saved: keptAnswers(set, g.state.Params.Seed)})
 	}
+	if key := g.state.AskWantsKept(); key != "" {
+		g.Dispatch(store.AskKept{Text: kept(key)}) // a dataset's rows arrived
+	}
 	g.startHelpers()
 	g.feedHelpers()
 	if !g.readyMarked && g.state.CanTrain() {

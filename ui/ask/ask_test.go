@@ -385,3 +385,26 @@ func FuzzParseAnswers(f *testing.F) {
 		}
 	})
 }
+
+// A dataset's rows as items: named by their largest features, drawn as
+// stars of one spoke a feature, and judged by a respondent who weighs a
+// feature that tells the classes apart over one that does not.
+func TestFromRows(t *testing.T) {
+	// Feature 0 separates the two classes; feature 1 is the same spread
+	// in both.
+	z := []float64{-1, 1, -1.2, -1, 1, 1, 1.2, -1}
+	it := FromRows("data-abc", 1, []string{"apart", "noise"}, z, []float64{0, 0, 1, 1}, []string{"p", "q"})
+	if it.Len() != 4 || it.Names[0] != "row 0: apart −1.0, noise +1.0" || strings.Count(it.StarPoints(0, 10), ",") != 2 {
+		t.Errorf("items: %d, %q, %q", it.Len(), it.Names[0], it.StarPoints(0, 10))
+	}
+	w := fisher(it.X, it.Family, 2)
+	if !(w[0] > 1 && w[1] < 0.01) || math.Abs(w[0]+w[1]-2) > 1e-12 {
+		t.Errorf("Fisher weights %v", w)
+	}
+	// Row 0 against row 1 (same class, apart in noise) and row 2 (other
+	// class, apart in the feature that tells): the respondent finds row 1
+	// nearer, Euclid row 2.
+	if !(it.Reference(0, 1) < it.Reference(0, 2)) {
+		t.Errorf("reference: %v and %v", it.Reference(0, 1), it.Reference(0, 2))
+	}
+}

@@ -15,7 +15,7 @@ import (
 //
 // so that it also loads as a triplet file on the items' dataset.
 
-var header = regexp.MustCompile(`^anchor \(([a-z]+) seed ([0-9]+)\),similar,dissimilar(?: \(answered by ([^,"\r\n]*)\))?\r?$`)
+var header = regexp.MustCompile(`^anchor \(([a-z0-9-]+) seed ([0-9]+)\),similar,dissimilar(?: \(answered by ([^,"\r\n]*)\))?\r?$`)
 
 // cleanName keeps a name to what the header can hold: no commas, quotes or
 // line breaks, at most 40 characters.

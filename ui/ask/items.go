@@ -21,8 +21,10 @@ type Items struct {
 	// the dataset the page loads, which only colours the views' points.
 	Family   []int
 	Families []string
-	// Glyphs draw the shapes (nil for colours).
+	// Glyphs draw the shapes (nil for colours); Star, rows of a dataset
+	// as stars of their features (StarPoints).
 	Glyphs []Glyph
+	Star   bool
 	// RefName names the reference the learned metric is set beside, and
 	// the simulated respondent's hidden metric.
 	RefName string

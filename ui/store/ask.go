@@ -20,19 +20,22 @@ import (
 
 // Ask is the Ask-me mode's state.
 type Ask struct {
-	Items    *ask.Items
+	Set      string     // the item set: one of AskSets
+	Items    *ask.Items // nil until a dataset's rows arrive (Set "data")
 	Asker    ask.Asker
 	Question ask.Question // the question on screen
 	SimRate  float64      // the simulated respondent's error rate
 	Class    []*ask.File  // answers' files dropped in: a class's, learned from with the page's own
 	Name     string       // who answers, for the saved file's header; "" for no one
 	sent     int          // training answers the worker has
-	csv      string       // the items as the dataset loaded
+	src      source       // the dataset the items are
 	z        [][]float64  // the items standardized, as the worker learns on them
+	wantKept bool         // a dataset's rows arrived: the answers kept for them are wanted (AskWantsKept)
 }
 
-// AskSets are the item sets the mode offers.
-var AskSets = ask.Sets
+// AskSets are the item sets the mode offers: colours, shapes, and "data",
+// the rows of the dataset loaded.
+var AskSets = append(slices.Clone(ask.Sets), "data")
 
 // DefaultSimRate is the simulated respondent's error rate until changed.
 const DefaultSimRate = 0.1
@@ -50,6 +53,8 @@ type (
 	AskForget   struct{}                    // forget every answer
 	AskFiles    struct{ Files []NamedText } // answers' files dropped in together
 	AskName     struct{ Name string }       // who answers
+	AskKept     struct{ Text string }       // the answers kept for a dataset's rows (AskWantsKept), "" if none
+	AskClose    struct{}                    // leave the mode: the data is read again as usual
 )
 
 // NamedText is a file's name and text.
@@ -63,6 +68,8 @@ func (AskSimRate) isAction()  {}
 func (AskForget) isAction()   {}
 func (AskFiles) isAction()    {}
 func (AskName) isAction()     {}
+func (AskKept) isAction()     {}
+func (AskClose) isAction()    {}
 
 // askFile is the name the items' dataset is loaded under.
 func askFile(it *ask.Items) string {
@@ -97,7 +104,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		}
 		return s.askSync(), true
 	case AskActive:
-		if k := s.Ask; k != nil {
+		if k := s.Ask; k != nil && k.Items != nil {
 			k.Asker.Active = a.On
 			k.Question = k.Asker.Next(s.askDist())
 		}
@@ -106,7 +113,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 			k.SimRate = a.Rate
 		}
 	case AskForget:
-		if k := s.Ask; k != nil {
+		if k := s.Ask; k != nil && k.Items != nil {
 			k.Asker.Answers, k.sent = nil, 0
 			k.Question = k.Asker.Next(nil)
 			s.TripletFile, s.Triplets, s.FromFile = nil, nil, false
@@ -119,6 +126,20 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		if k := s.Ask; k != nil {
 			k.Name = a.Name
 		}
+	case AskClose:
+		if k := s.Ask; k != nil {
+			s.Ask, s.Params.Ask = nil, ""
+			s.TripletFile, s.Triplets, s.FromFile = nil, nil, false
+			if s.current().same(k.src) && k.Set == "data" {
+				return s.load(k.src), true // with its rows held out again
+			}
+		}
+	case AskKept:
+		if k := s.Ask; k != nil && k.wantKept {
+			k.wantKept = false
+			k.restore(s, a.Text)
+			return s.askSync(), true
+		}
 	default:
 		return nil, false
 	}
@@ -130,7 +151,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 // and the others are still taken.
 func (s *State) askFiles(files []NamedText) []protocol.Message {
 	k := s.Ask
-	if k == nil {
+	if k == nil || k.Items == nil {
 		return nil
 	}
 	var bad []string
@@ -161,29 +182,93 @@ func (k *Ask) trainTriplets() [][3]int {
 }
 
 // openAsk enters the mode on set's items, seeded by the page's seed, with
-// the answers kept (saved), and loads the items.
+// the answers kept (saved), and loads the items. On "data" the items are
+// the rows of the dataset loaded, read again with no row held out and
+// sent back standardized; the answers kept for them are asked for once
+// they arrive (AskWantsKept).
 func (s *State) openAsk(set, saved string) []protocol.Message {
+	if set == "data" {
+		return s.openAskData()
+	}
 	it, ok := ask.Open(set, s.Params.Seed)
 	if !ok {
 		s.Message, s.Notice = "There is no item set "+strconv.Quote(set)+" to ask about: the page asks about "+strings.Join(AskSets, ", ")+".", false
 		return nil
 	}
-	k := &Ask{Items: it, SimRate: DefaultSimRate, csv: it.CSV(), z: it.Standardized()}
-	k.Asker = ask.Asker{Items: it}
-	if saved != "" {
-		if answers, err := ask.ParseAnswers(it, saved); err == nil {
-			k.Asker.Answers = answers
-		} else {
-			s.Message, s.Notice = "The answers kept in this browser could not be read back ("+err.Error()+"); the questions start again.", false
-		}
+	k := &Ask{Set: set, SimRate: DefaultSimRate, src: source{file: askFile(it), csv: it.CSV()}}
+	k.setItems(it)
+	k.restore(s, saved)
+	s.enterAsk(k, saved == "")
+	return s.load(k.src)
+}
+
+// openAskData is openAsk on the rows of the dataset loaded.
+func (s *State) openAskData() []protocol.Message {
+	src := s.current()
+	if d := s.Data; d == nil || (src.dataset == "" && src.csv == "") {
+		s.Message, s.Notice = "Load a dataset first: Ask me about your data asks about its rows.", false
+		return nil
+	} else if d.Rows > ask.DataMaxRows || len(d.Features) > ask.DataMaxFeatures {
+		s.Message, s.Notice = d.Name+" has "+strconv.Itoa(d.Rows)+" rows of "+strconv.Itoa(len(d.Features))+" features; Ask me asks about at most "+
+			strconv.Itoa(ask.DataMaxRows)+" rows of at most "+strconv.Itoa(ask.DataMaxFeatures)+" (a star of more features cannot be read at a glance).", false
+		return nil
 	}
-	k.Question = k.Asker.Next(nil)
+	k := &Ask{Set: "data", SimRate: DefaultSimRate, src: src}
+	s.enterAsk(k, true)
+	return s.load(src)
+}
+
+// enterAsk makes k the mode's state; fresh says no answers were kept.
+func (s *State) enterAsk(k *Ask, fresh bool) {
 	s.Ask = k
-	s.Params.Flip, s.Params.Preset, s.Params.Ask = 0, "", set // the answers' own mistakes are the noise
-	if saved == "" {
-		s.Params.Lambda = ask.AskLambda // a fresh start; answers kept keep the λ they were learned with
+	s.Params.Flip, s.Params.Preset, s.Params.Ask = 0, "", k.Set // the answers' own mistakes are the noise
+	if fresh {
+		s.Params.Lambda = ask.AskLambda // answers kept keep the λ they were learned with
 	}
-	return s.load(source{file: askFile(it), csv: k.csv})
+}
+
+// setItems makes it the items asked about.
+func (k *Ask) setItems(it *ask.Items) {
+	k.Items, k.z = it, it.Standardized()
+	k.Asker = ask.Asker{Items: it, Active: k.Asker.Active}
+	k.Question = k.Asker.Next(nil)
+}
+
+// restore takes the answers kept (ask.AnswersText) for k's items.
+func (k *Ask) restore(s *State, saved string) {
+	if saved == "" {
+		return
+	}
+	answers, err := ask.ParseAnswers(k.Items, saved)
+	if err != nil {
+		s.Message, s.Notice = "The answers kept in this browser could not be read back ("+err.Error()+"); the questions start again.", false
+		return
+	}
+	k.Asker.Answers = answers
+	k.Question = k.Asker.Next(nil)
+}
+
+// askRows takes a dataset's rows for the mode on "data", once they arrive.
+func (s *State) askRows(d *protocol.Dataset) {
+	k := s.Ask
+	if k == nil || k.Set != "data" || k.Items != nil || len(d.Z) == 0 || !s.current().same(k.src) {
+		return
+	}
+	sha := d.SHA256
+	if len(sha) > 12 {
+		sha = sha[:12]
+	}
+	k.setItems(ask.FromRows("data-"+sha, s.Params.Seed, d.Features, d.Z, d.Labels, d.Classes))
+	k.wantKept = true
+}
+
+// AskWantsKept is the key of the answers kept for a dataset's rows when the
+// glue is to hand them over (AskKept); "" otherwise.
+func (s *State) AskWantsKept() string {
+	if k := s.Ask; k != nil && k.wantKept {
+		return k.key()
+	}
+	return ""
 }
 
 // AskWanted is the item set a link or a restored session asks for when
@@ -200,7 +285,7 @@ func (s *State) AskReady() bool { return s.askLoaded() }
 
 // askLoaded says whether the loaded data is the mode's items.
 func (s *State) askLoaded() bool {
-	return s.Ask != nil && s.Data != nil && !s.Loading && s.CSV == s.Ask.csv
+	return s.Ask != nil && s.Ask.Items != nil && s.Data != nil && !s.Loading && s.current().same(s.Ask.src)
 }
 
 // askDist is the learned metric's distance between items, if a run on the
@@ -246,7 +331,7 @@ func (s *State) askSync() []protocol.Message {
 // the name given.
 func (s *State) AskFileText() (name, text string) {
 	k := s.Ask
-	if k == nil {
+	if k == nil || k.Items == nil {
 		return "", ""
 	}
 	return k.Items.Set + "-seed" + strconv.FormatUint(k.Items.Seed, 10) + "-answers.csv", ask.FileText(k.Items, k.Name, k.Asker.All())
@@ -256,10 +341,15 @@ func (s *State) AskFileText() (name, text string) {
 // the key to keep them under: one set of answers per item set and seed.
 func (s *State) AskSaved() (key, text string) {
 	k := s.Ask
-	if k == nil {
+	if k == nil || k.Items == nil || k.wantKept {
 		return "", ""
 	}
-	return "rml-ask:" + k.Items.Set + ":" + strconv.FormatUint(k.Items.Seed, 10), ask.AnswersText(k.Asker.Answers)
+	return k.key(), ask.AnswersText(k.Asker.Answers)
+}
+
+// key is where the glue keeps k's answers: one set per item set and seed.
+func (k *Ask) key() string {
+	return "rml-ask:" + k.Items.Set + ":" + strconv.FormatUint(k.Items.Seed, 10)
 }
 
 // AskView is what the Ask-me panel shows of the answers.

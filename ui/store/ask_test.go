@@ -164,3 +164,47 @@ func TestAskShapes(t *testing.T) {
 	}
 	t.Logf("%s; learned %.2f, Euclid %.2f over %d", v.Weighs, v.Learned, v.Euclid, v.HeldOut)
 }
+
+// Ask me about the rows of the data loaded: they are read again with no
+// row held out and sent standardized; the answers kept for them are asked
+// for by a key of the data's own; on Iris, 300 answers of a respondent who
+// weighs the features by how well they tell the hidden classes apart teach
+// a metric that beats Euclid on the held-out questions (on Heart's 13
+// features they do not: see docs/math.md); leaving reads the data again
+// with its rows held out.
+func TestAskData(t *testing.T) {
+	s := ready(t)
+	w := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	out := Reduce(s, AskOpen{Set: "data"})
+	if m := one(t, out, protocol.KindLoad); m.Load.Builtin != "Iris" || m.Load.TestFrac != 0 || !m.Load.Rows {
+		t.Fatalf("the rows' load: %+v", m.Load)
+	}
+	serve(t, s, w, out)
+	key := s.AskWantsKept()
+	if !strings.HasPrefix(key, "rml-ask:data-") || !strings.HasSuffix(key, ":1") || s.Ask.Items.Len() != 150 {
+		t.Fatalf("kept answers asked for by %q; %d items", key, s.Ask.Items.Len())
+	}
+	serve(t, s, w, Reduce(s, AskKept{Text: "1,2,3,0,0,1\n"}))
+	if s.AskWantsKept() != "" || len(s.Ask.Asker.Answers) != 1 {
+		t.Fatalf("after the kept answers: %d answers, still wanted %q", len(s.Ask.Asker.Answers), s.AskWantsKept())
+	}
+	for range 15 {
+		serve(t, s, w, Reduce(s, AskSimulate{N: 20}))
+	}
+	if v := s.AskSummary(); !(v.Learned > v.Euclid) {
+		t.Errorf("Iris's rows after 300 answers: learned %v, Euclid %v over %d", v.Learned, v.Euclid, v.HeldOut)
+	} else {
+		t.Logf("learned %.2f, Euclid %.2f over %d held out; %s", v.Learned, v.Euclid, v.HeldOut, v.Weighs)
+	}
+	out = Reduce(s, AskClose{})
+	if m := one(t, out, protocol.KindLoad); m.Load.TestFrac != TestFrac || m.Load.Rows || s.Ask != nil || s.Params.Ask != "" {
+		t.Errorf("leaving: %+v, mode %v", m.Load, s.Ask != nil)
+	}
+	// A dataset too wide for a star is refused, with the limits.
+	s.Data.Features = make([]string, 40)
+	if out := Reduce(s, AskOpen{Set: "data"}); len(out) != 0 || !strings.Contains(s.Message, "at most 16") {
+		t.Errorf("40 features: %v, %q", out, s.Message)
+	}
+}

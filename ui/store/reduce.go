@@ -428,11 +428,13 @@ func (s *State) load(src source) []protocol.Message {
 	s.LoadID = s.id()
 	s.LoadDone, s.LoadTotal = 0, 0
 	r := src.read
-	frac := TestFrac
-	if s.Ask != nil && src.dataset == "" && src.csv == s.Ask.csv {
-		frac = 0 // the Ask-me mode holds questions out, not rows
+	frac, rows := TestFrac, false
+	if k := s.Ask; k != nil && src.same(k.src) {
+		// The Ask-me mode holds questions out, not rows; on a dataset's
+		// rows it draws them, so it has them sent.
+		frac, rows = 0, k.Set == "data"
 	}
-	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: frac, Seed: s.Params.Seed,
+	req := &protocol.Load{Builtin: src.dataset, Label: src.label, TestFrac: frac, Seed: s.Params.Seed, Rows: rows,
 		Missing: r.Missing, Exclude: r.Exclude, OneHot: r.OneHot, ID: r.ID}
 	if src.dataset == "" {
 		req.CSV, req.FileName = src.csv, src.file
@@ -481,7 +483,7 @@ func (s *State) use(src source) {
 		// A triplet file names rows of the data it came with.
 		s.TripletFile, s.Triplets, s.FromFile = nil, nil, false
 	}
-	if s.Ask != nil && (src.dataset != "" || src.csv != s.Ask.csv) {
+	if s.Ask != nil && !src.same(s.Ask.src) {
 		s.Ask, s.Params.Ask = nil, "" // other data: the Ask-me mode ends (its answers are kept by the glue)
 	}
 	s.Params.Dataset, s.Params.Label, s.FileName, s.CSV, s.Read = src.dataset, src.label, src.file, src.csv, src.read
@@ -653,6 +655,7 @@ func (s *State) datasetLoaded(d *protocol.Dataset) (out []protocol.Message, done
 		}
 	}
 	s.opened(d)
+	s.askRows(d)
 	if s.TripletFile != nil {
 		// The same data read again (another seed, label or column
 		// choice): its rows and split may differ, so the triplet
