@@ -39,15 +39,7 @@ func FromRows(set string, seed uint64, features []string, z []float64, labels []
 		it.Family = append(it.Family, int(labels[i]))
 		it.Names = append(it.Names, "row "+strconv.Itoa(i)+": "+largest(features, row))
 	}
-	w := fisher(it.X, it.Family, len(classes))
-	it.ref = func(i, j int) float64 {
-		var s float64
-		for k, wk := range w {
-			v := it.X[i][k] - it.X[j][k]
-			s += wk * v * v
-		}
-		return s
-	}
+	it.ref = it.weighted(fisher(it.X, it.Family, len(classes)))
 	return it
 }
 

@@ -118,6 +118,19 @@ func hex2(v int) string {
 // colours, a fixed weighting of the features for shapes.
 func (it *Items) Reference(i, j int) float64 { return it.ref(i, j) }
 
+// weighted is the distance Σ_k w_k (x_ik − x_jk)² on the items' features
+// (read when called: a test may change them).
+func (it *Items) weighted(w []float64) func(i, j int) float64 {
+	return func(i, j int) float64 {
+		var s float64
+		for k, wk := range w {
+			v := it.X[i][k] - it.X[j][k]
+			s += wk * v * v
+		}
+		return s
+	}
+}
+
 // CSV is the items as the dataset the page loads: a header, the features
 // and the family as the label (the last column).
 func (it *Items) CSV() string {

@@ -47,14 +47,7 @@ func Shapes(seed uint64, n int) *Items {
 		it.Names = append(it.Names, g.describe())
 		it.CSS = append(it.CSS, grey(g.Lightness))
 	}
-	it.ref = func(i, j int) float64 {
-		var s float64
-		for k, w := range shapeWeights {
-			d := it.X[i][k] - it.X[j][k]
-			s += w * d * d
-		}
-		return s
-	}
+	it.ref = it.weighted(shapeWeights)
 	return it
 }
 
