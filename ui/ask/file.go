@@ -2,7 +2,6 @@ package ask
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -15,7 +14,36 @@ import (
 //
 // so that it also loads as a triplet file on the items' dataset.
 
-var header = regexp.MustCompile(`^anchor \(([a-z0-9-]+) seed ([0-9]+)\),similar,dissimilar(?: \(answered by ([^,"\r\n]*)\))?\r?$`)
+// parseHeader reads the header line: the set, the seed's digits and who
+// answered; ok is false for any other line. (By hand, not by regexp: the
+// page's program had no regexp, and it alone cost more than the page's
+// size budget had left.)
+func parseHeader(line string) (set, seed, who string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "anchor (")
+	head, rest, found2 := strings.Cut(rest, "),similar,dissimilar")
+	set, seed, found3 := strings.Cut(head, " seed ")
+	if !found || !found2 || !found3 || !only(set, "abcdefghijklmnopqrstuvwxyz0123456789-") || !only(seed, "0123456789") {
+		return "", "", "", false
+	}
+	if rest != "" {
+		name, by := strings.CutPrefix(rest, " (answered by ")
+		if !by || !strings.HasSuffix(name, ")") || strings.ContainsAny(name, ",\"\r\n") {
+			return "", "", "", false
+		}
+		who = strings.TrimSuffix(name, ")")
+	}
+	return set, seed, who, true
+}
+
+// only says whether s is not empty and every byte of it is in chars.
+func only(s, chars string) bool {
+	for i := range len(s) {
+		if !strings.ContainsRune(chars, rune(s[i])) {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // cleanName keeps a name to what the header can hold: no commas, quotes or
 // line breaks, at most 40 characters.
@@ -63,19 +91,19 @@ type File struct {
 // dataset; the page links no core, so the page's own reading is here.)
 func ParseFile(it *Items, fileName, text string) (*File, error) {
 	lines := strings.Split(strings.TrimRight(text, "\r\n"), "\n")
-	m := header.FindStringSubmatch(lines[0])
-	if m == nil {
+	set, digits, who, ok := parseHeader(lines[0])
+	if !ok {
 		return nil, errors.New(fileName + ": line 1 is " + strconv.Quote(clip(lines[0])) + "; expected the Ask-me header, such as " +
 			strconv.Quote("anchor ("+it.Set+" seed "+strconv.FormatUint(it.Seed, 10)+"),similar,dissimilar"))
 	}
-	seed, err := strconv.ParseUint(m[2], 10, 64)
+	seed, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
-		return nil, errors.New(fileName + ": line 1: seed " + strconv.Quote(m[2]) + " is not a whole number")
+		return nil, errors.New(fileName + ": line 1: seed " + strconv.Quote(digits) + " is not a whole number")
 	}
-	if m[1] != it.Set || seed != it.Seed {
-		return nil, errors.New(fileName + ": its answers are about " + m[1] + " seed " + m[2] + "; these items are " + it.Set + " seed " + strconv.FormatUint(it.Seed, 10))
+	if set != it.Set || seed != it.Seed {
+		return nil, errors.New(fileName + ": its answers are about " + set + " seed " + digits + "; these items are " + it.Set + " seed " + strconv.FormatUint(it.Seed, 10))
 	}
-	f := &File{Name: fileName, Set: m[1], Seed: seed, Who: m[3]}
+	f := &File{Name: fileName, Set: set, Seed: seed, Who: who}
 	names := [3]string{"anchor", "similar", "dissimilar"}
 	for n, line := range lines[1:] {
 		where := fileName + ": line " + strconv.Itoa(n+2)
