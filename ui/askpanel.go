@@ -4,6 +4,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -34,8 +35,18 @@ type AskProps struct {
 	SimRate float64
 	View    store.AskView
 	Eta     float64
-	Ready   bool   // the items are loaded: answers count
-	Name    string // who answers
+	Ready   bool      // the items are loaded: answers count
+	Name    string    // who answers
+	Weights []float64 // the simulated respondent's weights (nil for colours)
+}
+
+// refName names the simulated respondent's metric: the items' own, or the
+// weighting chosen.
+func (p AskProps) refName() string {
+	if p.Weights != nil && !slices.Equal(p.Weights, p.Items.Weights) {
+		return "the weighting you chose for the simulated respondent"
+	}
+	return p.Items.RefName
 }
 
 func askProps(s *store.State) AskProps {
@@ -46,7 +57,7 @@ func askProps(s *store.State) AskProps {
 	if k.Items == nil {
 		return AskProps{On: true, Set: k.Set}
 	}
-	return AskProps{On: true, Set: k.Set, Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady(), Name: k.Name}
+	return AskProps{On: true, Set: k.Set, Items: k.Items, Q: k.Question, Active: k.Asker.Active, SimRate: k.SimRate, View: s.AskSummary(), Eta: s.Params.Eta, Ready: s.AskReady(), Name: k.Name, Weights: k.SimWeights}
 }
 
 // askPanel draws the panel; empty outside the mode (the stage keeps its
@@ -160,7 +171,7 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 	agree := "Every fifth question is kept aside: once you have answered some, this says how often the learned metric answers them as you did."
 	if v.HeldOut > 0 {
 		agree = "On the " + itoa(v.HeldOut) + " questions kept aside, the learned metric answers as you did " + pctOr(v.Learned, "— (none learned yet)") +
-			"; Euclid's distance " + draw.Percent(v.Euclid) + "; " + p.Items.RefName + ", " + draw.Percent(v.Reference) + "."
+			"; Euclid's distance " + draw.Percent(v.Euclid) + "; " + p.refName() + ", " + draw.Percent(v.Reference) + "."
 	}
 	weighs := "The metric sees each colour's red, green and blue (sRGB), and its lightness and chroma (CIELAB)."
 	switch {
@@ -190,6 +201,29 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 		elem.Paragraph(vecty.Markup(vecty.Data("testid", "ask-error-rate")), vecty.Text(rate+" "), use),
 	)
 }
+
+// askWeights lets the simulated respondent's weight of each feature be
+// chosen: a lecturer shows that the metric learns what the answers weigh.
+func askWeights(p AskProps, d func(store.Action)) *vecty.HTML {
+	kids := []vecty.MarkupOrChild{elem.Summary(vecty.Text("The simulated respondent's weights"))}
+	for k, f := range p.Items.Features {
+		k := k
+		kids = append(kids, elem.Label(vecty.Text(f+" "),
+			elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "ask-weight-"+itoa(k)), vecty.Class("short"),
+				vecty.Attribute("min", 0), vecty.Attribute("max", store.MaxSimWeight), vecty.Attribute("step", 0.5),
+				prop.Value(strconv.FormatFloat(p.Weights[k], 'g', 3, 64)),
+				event.Change(func(e *vecty.Event) {
+					if v, ok := number(d, "the weight of "+f, e.Target.Get("value").String(), simWeightRange); ok {
+						d(store.AskWeight{Feature: k, Weight: v})
+					}
+				}))), vecty.Text(" ")))
+	}
+	return elem.Details(append(kids, elem.Paragraph(vecty.Markup(vecty.Class("hint")),
+		vecty.Text("It finds two items the nearer the less they differ in the features it weighs most, on the features as the metric sees them.")))...)
+}
+
+// simWeightRange is a simulated respondent's weight's range.
+var simWeightRange = spec.Range{Name: "a weight", OK: func(v float64) bool { return v >= 0 && v <= store.MaxSimWeight }, Want: "a number from 0 to 10"}
 
 // simRateRange is the simulated respondent's error rate's range.
 var simRateRange = spec.Range{Name: "the simulated error rate", OK: func(v float64) bool { return v >= 0 && v <= 0.5 }, Want: "a share from 0 to 0.5"}
@@ -230,7 +264,7 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 		),
 		elem.Div(vecty.Markup(vecty.Class("row")),
 			elem.Button(vecty.Markup(vecty.Data("testid", "ask-simulate"), prop.Disabled(!p.Ready), event.Click(func(*vecty.Event) { d(store.AskSimulate{N: 20}) })), vecty.Text("Simulate 20 answers")),
-			elem.Label(vecty.Text("by "+p.Items.RefName+", wrong "),
+			elem.Label(vecty.Text("by "+p.refName()+", wrong "),
 				elem.Input(vecty.Markup(prop.Type(prop.TypeNumber), vecty.Data("testid", "ask-sim-rate"), vecty.Class("short"), vecty.Attribute("min", 0), vecty.Attribute("max", 0.5), vecty.Attribute("step", 0.05),
 					prop.Value(strconv.FormatFloat(p.SimRate, 'g', -1, 64)),
 					event.Change(func(e *vecty.Event) {
@@ -248,6 +282,7 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 				event.Change(func(e *vecty.Event) { open(e.Target.Get("files")); e.Target.Set("value", "") })))),
 			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-forget"), event.Click(func(*vecty.Event) { d(store.AskForget{}) })), vecty.Text("Forget my answers")),
 		),
+		vecty.If(p.Weights != nil, askWeights(p, d)),
 		vecty.If(len(class) > 0, elem.UnorderedList(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-class"))}, class...)...)),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Your answers stay in this browser; nothing leaves the page. A saved file is the page's triplet file, with its colours' seed in its header: a class's files dropped here together are learned from as one, with each file's own error rate.")),
 	)

@@ -39,7 +39,8 @@ func FromRows(set string, seed uint64, features []string, z []float64, labels []
 		it.Family = append(it.Family, int(labels[i]))
 		it.Names = append(it.Names, "row "+strconv.Itoa(i)+": "+largest(features, row))
 	}
-	it.ref = it.weighted(fisher(it.X, it.Family, len(classes)))
+	it.Weights = fisher(it.X, it.Family, len(classes))
+	it.ref = it.weighted(it.Weights)
 	return it
 }
 

@@ -29,6 +29,10 @@ type Items struct {
 	// the simulated respondent's hidden metric.
 	RefName string
 	ref     func(i, j int) float64
+	// Weights are the reference's weights of the features when it is a
+	// weighting (shapes, rows; nil for colours): a simulated respondent
+	// may be given others (Weighted).
+	Weights []float64
 }
 
 // Len is the number of items.
@@ -118,8 +122,16 @@ func hex2(v int) string {
 // colours, a fixed weighting of the features for shapes.
 func (it *Items) Reference(i, j int) float64 { return it.ref(i, j) }
 
-// weighted is the distance Σ_k w_k (x_ik − x_jk)² on the items' features
-// (read when called: a test may change them).
+// Weighted is the distance Σ_k w_k (x_ik − x_jk)² on the items' features
+// (read when called: a test may change them): a simulated respondent's
+// chosen weighting.
+func (it *Items) Weighted(w []float64) Dist {
+	if len(w) != len(it.Features) {
+		panic("ask: a weight for each feature")
+	}
+	return it.weighted(w)
+}
+
 func (it *Items) weighted(w []float64) func(i, j int) float64 {
 	return func(i, j int) float64 {
 		var s float64

@@ -3,6 +3,7 @@ package ask
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -47,7 +48,8 @@ func Shapes(seed uint64, n int) *Items {
 		it.Names = append(it.Names, g.describe())
 		it.CSS = append(it.CSS, grey(g.Lightness))
 	}
-	it.ref = it.weighted(shapeWeights)
+	it.Weights = slices.Clone(shapeWeights)
+	it.ref = it.weighted(it.Weights)
 	return it
 }
 

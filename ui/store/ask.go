@@ -25,12 +25,16 @@ type Ask struct {
 	Asker    ask.Asker
 	Question ask.Question // the question on screen
 	SimRate  float64      // the simulated respondent's error rate
-	Class    []*ask.File  // answers' files dropped in: a class's, learned from with the page's own
-	Name     string       // who answers, for the saved file's header; "" for no one
-	sent     int          // training answers the worker has
-	src      source       // the dataset the items are
-	z        [][]float64  // the items standardized, as the worker learns on them
-	wantKept bool         // a dataset's rows arrived: the answers kept for them are wanted (AskWantsKept)
+	// SimWeights are the simulated respondent's weights of the features,
+	// when the items' reference is a weighting (shapes, rows): the
+	// items' own until changed.
+	SimWeights []float64
+	Class      []*ask.File // answers' files dropped in: a class's, learned from with the page's own
+	Name       string      // who answers, for the saved file's header; "" for no one
+	sent       int         // training answers the worker has
+	src        source      // the dataset the items are
+	z          [][]float64 // the items standardized, as the worker learns on them
+	wantKept   bool        // a dataset's rows arrived: the answers kept for them are wanted (AskWantsKept)
 }
 
 // AskSets are the item sets the mode offers: colours, shapes, and "data",
@@ -55,6 +59,10 @@ type (
 	AskName     struct{ Name string }       // who answers
 	AskKept     struct{ Text string }       // the answers kept for a dataset's rows (AskWantsKept), "" if none
 	AskClose    struct{}                    // leave the mode: the data is read again as usual
+	AskWeight   struct {                    // the simulated respondent's weight of a feature
+		Feature int
+		Weight  float64
+	}
 )
 
 // NamedText is a file's name and text.
@@ -70,6 +78,7 @@ func (AskFiles) isAction()    {}
 func (AskName) isAction()     {}
 func (AskKept) isAction()     {}
 func (AskClose) isAction()    {}
+func (AskWeight) isAction()   {}
 
 // askFile is the name the items' dataset is loaded under.
 func askFile(it *ask.Items) string {
@@ -96,7 +105,7 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 		}
 		// Seeded by the seed and the answers so far: the same clicks give
 		// the same answers.
-		r := ask.NewRespondent(k.Items.Reference, k.SimRate, s.Params.Seed<<20+uint64(len(k.Asker.Answers)))
+		r := ask.NewRespondent(k.reference(), k.SimRate, s.Params.Seed<<20+uint64(len(k.Asker.Answers)))
 		dist := s.askDist()
 		for range max(0, a.N) {
 			k.Asker.Answers = append(k.Asker.Answers, ask.Answer{Question: k.Question, Choice: r.Answer(k.Question)})
@@ -125,6 +134,11 @@ func reduceAsk(s *State, a Action) ([]protocol.Message, bool) {
 	case AskName:
 		if k := s.Ask; k != nil {
 			k.Name = a.Name
+		}
+	case AskWeight:
+		if k := s.Ask; k != nil && k.SimWeights != nil && a.Feature >= 0 && a.Feature < len(k.SimWeights) && a.Weight >= 0 && a.Weight <= MaxSimWeight {
+			k.SimWeights = slices.Clone(k.SimWeights)
+			k.SimWeights[a.Feature] = a.Weight
 		}
 	case AskClose:
 		if k := s.Ask; k != nil {
@@ -227,9 +241,22 @@ func (s *State) enterAsk(k *Ask, fresh bool) {
 	}
 }
 
+// MaxSimWeight is the largest weight a simulated respondent's feature
+// takes.
+const MaxSimWeight = 10
+
+// reference is the simulated respondent's hidden metric: the items' own,
+// or the weighting chosen.
+func (k *Ask) reference() ask.Dist {
+	if k.SimWeights != nil && !slices.Equal(k.SimWeights, k.Items.Weights) {
+		return k.Items.Weighted(k.SimWeights)
+	}
+	return k.Items.Reference
+}
+
 // setItems makes it the items asked about.
 func (k *Ask) setItems(it *ask.Items) {
-	k.Items, k.z = it, it.Standardized()
+	k.Items, k.z, k.SimWeights = it, it.Standardized(), slices.Clone(it.Weights)
 	k.Asker = ask.Asker{Items: it, Active: k.Asker.Active}
 	k.Question = k.Asker.Next(nil)
 }
@@ -356,7 +383,7 @@ func (k *Ask) key() string {
 type AskView struct {
 	Answered, Trained int
 	Learned, Euclid   float64 // held-out agreement; NaN before any held-out answer or metric
-	Reference         float64 // CIEDE2000's
+	Reference         float64 // the simulated respondent's hidden metric's (CIEDE2000 for colours)
 	HeldOut           int
 	Rate              ask.ErrorRate
 	Weighs            string // which features the metric weighs, in words
@@ -377,7 +404,7 @@ func (s *State) AskSummary() AskView {
 	k := s.Ask
 	v := AskView{Answered: len(k.Asker.Answers), Trained: len(k.trainTriplets()), Learned: math.NaN()}
 	v.Euclid, v.HeldOut = k.Asker.Agreement(ask.Mahalanobis(k.z, nil))
-	v.Reference, _ = k.Asker.Agreement(k.Items.Reference)
+	v.Reference, _ = k.Asker.Agreement(k.reference())
 	if A := s.AskMetric(); A != nil {
 		v.Learned, _ = k.Asker.Agreement(ask.Mahalanobis(k.z, A))
 		v.Weighs = ask.Weighs(k.Items.Features, A)

@@ -208,3 +208,31 @@ func TestAskData(t *testing.T) {
 		t.Errorf("40 features: %v, %q", out, s.Message)
 	}
 }
+
+// A weighting chosen for the simulated respondent is what the metric
+// learns: shapes judged by their rotation alone teach a metric that
+// weighs the rotation most, and the panel's reference is the weighting.
+func TestAskChosenWeights(t *testing.T) {
+	s := ready(t)
+	w := session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+	serve(t, s, w, Reduce(s, AskOpen{Set: "shapes"}))
+	for k := range ask.ShapeFeatures {
+		Reduce(s, AskWeight{Feature: k, Weight: 0})
+	}
+	Reduce(s, AskWeight{Feature: 1, Weight: 1})
+	Reduce(s, AskWeight{Feature: 2, Weight: 99}) // out of range: ignored
+	for range 10 {
+		serve(t, s, w, Reduce(s, AskSimulate{N: 20}))
+	}
+	A, d := s.AskMetric(), len(ask.ShapeFeatures)
+	for k := range d {
+		if k != 1 && !(A[1*d+1] > A[k*d+k]) {
+			t.Errorf("rotation weighed %v, %s %v", A[1*d+1], ask.ShapeFeatures[k], A[k*d+k])
+		}
+	}
+	if v := s.AskSummary(); !(v.Reference > v.Euclid) || s.Ask.SimWeights[2] != 0 {
+		t.Errorf("reference %v, Euclid %v; weights %v", v.Reference, v.Euclid, s.Ask.SimWeights)
+	}
+}
