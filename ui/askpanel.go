@@ -280,7 +280,12 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 			elem.Button(vecty.Markup(vecty.Data("testid", "ask-save"), prop.Disabled(p.View.Answered == 0), event.Click(func(*vecty.Event) { save() })), vecty.Text("Save my answers")),
 			elem.Label(vecty.Text("A class's answers: "), elem.Input(vecty.Markup(prop.Type(prop.TypeFile), vecty.Data("testid", "ask-files"), vecty.Attribute("multiple", true), vecty.Attribute("accept", ".csv,text/csv"),
 				event.Change(func(e *vecty.Event) { open(e.Target.Get("files")); e.Target.Set("value", "") })))),
-			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-forget"), event.Click(func(*vecty.Event) { d(store.AskForget{}) })), vecty.Text("Forget my answers")),
+			elem.Button(vecty.Markup(vecty.Class("mini"), vecty.Data("testid", "ask-forget"), event.Click(func(*vecty.Event) {
+				// Forgetting cannot be undone: the browser asks first.
+				if js.Global().Call("confirm", "Forget your "+itoa(p.View.Answered)+" answers to these "+p.Set+"? This cannot be undone.").Bool() {
+					d(store.AskForget{})
+				}
+			})), vecty.Text("Forget my answers")),
 		),
 		vecty.If(p.Weights != nil, askWeights(p, d)),
 		vecty.If(len(class) > 0, elem.UnorderedList(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-class"))}, class...)...)),
