@@ -9,7 +9,6 @@ import (
 	"github.com/hexops/vecty/elem"
 	"github.com/hexops/vecty/event"
 
-	"github.com/rml-lab/rml/ui/draw"
 	"github.com/rml-lab/rml/ui/store"
 	"github.com/rml-lab/rml/wasm/protocol"
 )
@@ -250,7 +249,7 @@ func announce(r *protocol.Result) string {
 	if r == nil {
 		return ""
 	}
-	msg := "Run finished (" + r.Status + "): test error " + learnedError(r) + " with the learned metric, " + draw.Percent(r.ErrEuclid) + " Euclidean."
+	msg := "Run finished (" + r.Status + "): test error " + learnedError(r) + " with the learned metric, " + euclidError(r) + " Euclidean."
 	if r.Collapsed {
 		msg += " The metric collapsed to A = 0."
 	} else if r.BudgetActive {

@@ -65,12 +65,27 @@ func rankOf(ev []float64) int {
 	return n
 }
 
-// learnedError is a run's learned test error as shown: none when A collapsed.
+// learnedError is a run's learned test error as shown: none when A
+// collapsed, or when no row was held out (the Ask-me mode's runs).
 func learnedError(r *protocol.Result) string {
-	if r.Collapsed {
+	switch {
+	case len(r.Test) == 0:
+		return noTest
+	case r.Collapsed:
 		return "— (A = 0)"
 	}
 	return draw.Percent(r.ErrLearn)
+}
+
+// noTest is a test error where no row was held out.
+const noTest = "— (no rows held out)"
+
+// euclidError is a run's Euclidean test error as shown.
+func euclidError(r *protocol.Result) string {
+	if len(r.Test) == 0 {
+		return noTest
+	}
+	return draw.Percent(r.ErrEuclid)
 }
 
 // comparePanel draws the Compare panel around overlay, the pinned runs'
@@ -98,7 +113,7 @@ func comparePanel(p ComparePanelProps, d func(store.Action), overlay vecty.Compo
 		{"λ", func(r store.Run) string { return draw.Num(r.Params.Lambda) }},
 		{"noise", func(r store.Run) string { return draw.Percent(r.Params.Flip) }},
 		{"test error, learned", func(r store.Run) string { return learnedError(r.Result) }},
-		{"test error, Euclidean", func(r store.Run) string { return draw.Percent(r.Result.ErrEuclid) }},
+		{"test error, Euclidean", func(r store.Run) string { return euclidError(r.Result) }},
 		{"Σq/m", func(r store.Run) string {
 			if !isRML(r.Result.Method) {
 				return "—"
@@ -431,6 +446,9 @@ func sweepPanel(p SweepProps, d func(store.Action)) *vecty.HTML {
 		summary = append(summary, "A collapses to 0 at "+strings.Join(collapses, ", "))
 	}
 	text := "Press a sweep button: each point appears as its run finishes."
+	if p.Test == 0 && sw.Axis == "" {
+		text = "No row is held out of these data (the Ask-me mode measures held-out questions instead), so a sweep has no test error to draw."
+	}
 	if len(summary) > 0 {
 		text = "Test error. " + strings.Join(summary, "; ") + "."
 	}

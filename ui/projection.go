@@ -139,7 +139,7 @@ func projectionSummary(r *protocol.Result, trained bool) string {
 	if !trained {
 		return itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + "; train to see the learned metric's."
 	}
-	s := itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + draw.Percent(r.ErrEuclid) + ", learned " + learnedError(r) + "."
+	s := itoa(r.N) + " rows, " + itoa(len(r.Test)) + " of them held out. 5-NN test error in the full space: Euclidean " + euclidError(r) + ", learned " + learnedError(r) + "."
 	if r.Collapsed {
 		s += " A = 0 maps every row to the same point: the learned view draws them all on one spot, the centre."
 	}
