@@ -99,6 +99,10 @@ func TestAskMe(t *testing.T) {
 	if a := p.text("ask-anchor"); !strings.Contains(a, "outline") {
 		t.Errorf("the shape in the middle says %q", a)
 	}
+	// A weighting chosen for the respondent: the panel names it.
+	p.eval(`document.querySelector('[data-testid="ask-panel"] details').open = true`, new(bool))
+	p.set("ask-weight-1", "4")
+	p.poll(`document.querySelector('[data-testid="ask-agreement"]').textContent.includes('the weighting you chose')`, 10*time.Second)
 	p.axe()
 }
 

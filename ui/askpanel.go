@@ -204,7 +204,11 @@ func askTaught(p AskProps, d func(store.Action)) *vecty.HTML {
 
 // askWeights lets the simulated respondent's weight of each feature be
 // chosen: a lecturer shows that the metric learns what the answers weigh.
-func askWeights(p AskProps, d func(store.Action)) *vecty.HTML {
+// Nothing for colours, whose respondent judges by CIEDE2000.
+func askWeights(p AskProps, d func(store.Action)) vecty.MarkupOrChild {
+	if p.Weights == nil {
+		return nil
+	}
 	kids := []vecty.MarkupOrChild{elem.Summary(vecty.Text("The simulated respondent's weights"))}
 	for k, f := range p.Items.Features {
 		k := k
@@ -287,7 +291,7 @@ func askTools(p AskProps, d func(store.Action), save func(), open func(js.Value)
 				}
 			})), vecty.Text("Forget my answers")),
 		),
-		vecty.If(p.Weights != nil, askWeights(p, d)),
+		askWeights(p, d),
 		vecty.If(len(class) > 0, elem.UnorderedList(append([]vecty.MarkupOrChild{vecty.Markup(vecty.Data("testid", "ask-class"))}, class...)...)),
 		elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Your answers stay in this browser; nothing leaves the page. A saved file is the page's triplet file, with its colours' seed in its header: a class's files dropped here together are learned from as one, with each file's own error rate.")),
 	)
