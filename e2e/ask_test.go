@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,4 +130,38 @@ func TestAskData(t *testing.T) {
 	p.axe()
 	p.click("ask-close")
 	p.poll(`!document.querySelector('[data-testid="ask-panel"]') && /%/.test(document.querySelector('[data-testid="error-euclid"]').textContent)`, 30*time.Second)
+}
+
+// Ask me on a phone (320 px, opened by its link): nothing wider than the
+// screen, every control a touch target of at least 24×24 CSS px (WCAG
+// 2.2, 2.5.8), and axe finds nothing.
+func TestAskSmallScreen(t *testing.T) {
+	const w = 320
+	p := open(t, "#ask=colours", chromedp.EmulateViewport(w, 800))
+	p.poll(`document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`, 30*time.Second)
+	var wide float64
+	p.eval(`document.documentElement.scrollWidth`, &wide)
+	if wide > w {
+		t.Errorf("the page is %v px wide on a %d px screen", wide, w)
+	}
+	var tiny []string
+	p.eval(`[...document.querySelectorAll('.ask button, .ask select, .ask input, .ask summary')].filter(e => {
+		if (e.type === 'file' || e.closest('details:not([open]) > :not(summary)')) return false;
+		const r = e.getBoundingClientRect(); return r.width > 0 && (r.width < 24 || r.height < 24) })
+		.map(e => (e.dataset.testid || e.textContent.trim().slice(0, 20) || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().width) + '×' + Math.round(e.getBoundingClientRect().height))`, &tiny)
+	if len(tiny) > 0 {
+		t.Errorf("touch targets under 24×24 px: %v", tiny)
+	}
+	// The question comes first on a phone, before the views it changes.
+	var first bool
+	p.eval(`document.querySelector('[data-testid="ask-question"]').getBoundingClientRect().top < document.querySelector('.stage .projection').getBoundingClientRect().top`, &first)
+	if !first {
+		t.Error("on a phone the question is below the views")
+	}
+	p.axe()
+	var shot []byte
+	p.run(chromedp.CaptureScreenshot(&shot))
+	if err := os.WriteFile(filepath.Join(outDir, "ask-small-screen.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
