@@ -15,6 +15,9 @@ import (
 	"github.com/rml-lab/rml/ui/ask"
 )
 
+// askReady says the Ask-me panel's items are loaded: answers count.
+const askReady = `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
+
 // Ask me, driven from the keyboard by a simulated respondent that answers
 // by CIEDE2000 and errs one time in ten (its own seeded generator, not the
 // page's), then 140 by the page's own: after 200 answers the learned
@@ -26,8 +29,7 @@ func TestAskMe(t *testing.T) {
 	p := open(t, "#data=Iris")
 	p.waitTrainEnabled()
 	p.click("ask")
-	ready := `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
-	p.poll(ready, 30*time.Second)
+	p.poll(askReady, 30*time.Second)
 	it := ask.Colours(1, ask.DefaultItems) // the page's seed is 1
 	rng := rand.New(rand.NewPCG(45, 45))
 	p.run(chromedp.Focus(`[data-testid="ask-question"]`, chromedp.ByQuery))
@@ -74,7 +76,7 @@ func TestAskMe(t *testing.T) {
 
 	// A reload opens the mode again with the same answers.
 	p.run(chromedp.Reload())
-	p.poll(ready+` && document.querySelector('[data-testid="ask-question"]').dataset.n === "201"`, 30*time.Second)
+	p.poll(askReady+` && document.querySelector('[data-testid="ask-question"]').dataset.n === "201"`, 30*time.Second)
 
 	// Two saved files dropped together: both counted, each with its rate.
 	var files []string
@@ -95,7 +97,7 @@ func TestAskMe(t *testing.T) {
 
 	// The shapes: glyphs with their words, learned from as the colours.
 	p.set("ask-set", "shapes")
-	p.poll(ready+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
+	p.poll(askReady+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
 	p.click("ask-simulate")
 	p.poll(`document.querySelector('[data-testid="ask-question"]').dataset.n === "21"`, 10*time.Second)
 	if a := p.text("ask-anchor"); !strings.Contains(a, "outline") {
@@ -115,8 +117,7 @@ func TestAskData(t *testing.T) {
 	p := open(t, "#data=Iris")
 	p.waitTrainEnabled()
 	p.click("ask-data")
-	ready := `document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`
-	p.poll(ready+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
+	p.poll(askReady+` && !!document.querySelector('[data-testid="ask-anchor"] polygon')`, 30*time.Second)
 	if a := p.text("ask-anchor"); !strings.HasPrefix(a, "row ") {
 		t.Errorf("the row in the middle says %q", a)
 	}
@@ -138,18 +139,13 @@ func TestAskData(t *testing.T) {
 func TestAskSmallScreen(t *testing.T) {
 	const w = 320
 	p := open(t, "#ask=colours", chromedp.EmulateViewport(w, 800))
-	p.poll(`document.querySelector('[data-testid="ask-panel"]')?.dataset.ready === "true"`, 30*time.Second)
+	p.poll(askReady, 30*time.Second)
 	var wide float64
 	p.eval(`document.documentElement.scrollWidth`, &wide)
 	if wide > w {
 		t.Errorf("the page is %v px wide on a %d px screen", wide, w)
 	}
-	var tiny []string
-	p.eval(`[...document.querySelectorAll('.ask button, .ask select, .ask input, .ask summary')].filter(e => {
-		if (e.type === 'file' || e.closest('details:not([open]) > :not(summary)')) return false;
-		const r = e.getBoundingClientRect(); return r.width > 0 && (r.width < 24 || r.height < 24) })
-		.map(e => (e.dataset.testid || e.textContent.trim().slice(0, 20) || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().width) + '×' + Math.round(e.getBoundingClientRect().height))`, &tiny)
-	if len(tiny) > 0 {
+	if tiny := p.tinyTargets(".ask"); len(tiny) > 0 {
 		t.Errorf("touch targets under 24×24 px: %v", tiny)
 	}
 	// The question comes first on a phone, before the views it changes.

@@ -291,6 +291,24 @@ func (p *page) axe() {
 	}
 }
 
+// tinyTargets lists the controls within scope (a CSS selector; "" for the
+// whole page) that are shown and smaller than 24×24 CSS px (WCAG 2.2,
+// 2.5.8), by test id or text and size. A file input's button and a
+// control in a closed fold are left out.
+func (p *page) tinyTargets(scope string) []string {
+	p.t.Helper()
+	sel := "button, select, input, summary, textarea"
+	if scope != "" {
+		sel = scope + " button, " + scope + " select, " + scope + " input, " + scope + " summary, " + scope + " textarea"
+	}
+	var tiny []string
+	p.eval(`[...document.querySelectorAll(`+strconv.Quote(sel)+`)].filter(e => {
+		if (e.type === 'file' || e.closest('details:not([open]) > :not(summary)')) return false;
+		const r = e.getBoundingClientRect(); return r.width > 0 && (r.width < 24 || r.height < 24) })
+		.map(e => (e.dataset.testid || e.textContent.trim().slice(0, 20) || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().width) + '×' + Math.round(e.getBoundingClientRect().height))`, &tiny)
+	return tiny
+}
+
 // Small screens, 320 to 500 px wide: before a run the numbers say "—",
 // not 0; the stage comes first, its two views side by side; no text
 // overlaps other text in the charts and none is under 11 px on screen;
@@ -329,12 +347,7 @@ func TestSmallScreen(t *testing.T) {
 			if len(small) > 0 {
 				t.Errorf("chart text under 11 px at %d px wide: %v", w, small)
 			}
-			var tiny []string
-			p.eval(`[...document.querySelectorAll('button, select, input, summary, textarea')].filter(e => {
-				if (e.type === 'file' || e.closest('details:not([open]) > :not(summary)')) return false;
-				const r = e.getBoundingClientRect(); return r.width > 0 && (r.width < 24 || r.height < 24) })
-				.map(e => (e.dataset.testid || e.textContent.trim().slice(0, 20) || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().width) + '×' + Math.round(e.getBoundingClientRect().height))`, &tiny)
-			if len(tiny) > 0 {
+			if tiny := p.tinyTargets(""); len(tiny) > 0 {
 				t.Errorf("touch targets under 24×24 px at %d px wide: %v", w, tiny)
 			}
 			p.finite()

@@ -57,16 +57,3 @@ func EstimateErrorRate(ts [][3]int) ErrorRate {
 	}
 	return e
 }
-
-// All are the answers that were not skipped, as triplets, in the order
-// asked: training, held-out and repeated questions alike (the answers'
-// file).
-func (a *Asker) All() [][3]int {
-	var out [][3]int
-	for _, ans := range a.Answers {
-		if i, j, k, ok := ans.Triplet(); ok {
-			out = append(out, [3]int{i, j, k})
-		}
-	}
-	return out
-}

@@ -149,6 +149,19 @@ func (a *Asker) Triplets() [][3]int {
 	return out
 }
 
+// All are the answers that were not skipped, as triplets, in the order
+// asked: training, held-out and repeated questions alike (the answers'
+// file).
+func (a *Asker) All() [][3]int {
+	var out [][3]int
+	for _, ans := range a.Answers {
+		if i, j, k, ok := ans.Triplet(); ok {
+			out = append(out, [3]int{i, j, k})
+		}
+	}
+	return out
+}
+
 // Agrees is the share of triplets (anchor, chosen, other) that dist gives
 // alike, a tie counting half; NaN for none.
 func Agrees(ts [][3]int, dist Dist) float64 {

@@ -350,6 +350,9 @@ func (s *State) askSync() []protocol.Message {
 	s.TripletFile, s.tripletsBefore = &TripletFile{Name: "your answers", CSV: ask.FileText(k.Items, "", ts)}, nil
 	out := s.readTriplets(false)
 	s.FromFile, s.Params.Flip = true, 0
+	// Not s.train: it waits while a triplet file is read, and this run is
+	// to follow the file in the same batch of messages (the worker takes
+	// them in order).
 	s.show(s.id(), false)
 	return append(out, s.request(s.RunID, true, nil))
 }

@@ -13,7 +13,15 @@ import (
 	"github.com/rml-lab/rml/wasm/session"
 )
 
-// worker answers the store's requests with the worker's own code, in
+// askWorker is a worker's session reading the built-in datasets from
+// assets/datasets.
+func askWorker() *session.Session {
+	return session.New(func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
+	})
+}
+
+// serve answers the store's requests with the worker's own code, in
 // order, until none is left.
 func serve(t *testing.T, s *State, w *session.Session, out []protocol.Message) {
 	t.Helper()
@@ -50,9 +58,7 @@ func serve(t *testing.T, s *State, w *session.Session, out []protocol.Message) {
 // Euclid does, and the error rate is estimated from the repeats.
 func TestAskLearns(t *testing.T) {
 	s := ready(t)
-	w := session.New(func(file string) ([]byte, error) {
-		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
-	})
+	w := askWorker()
 	out := Reduce(s, AskOpen{Set: "colours"})
 	m := one(t, out, protocol.KindLoad)
 	if m.Load.TestFrac != 0 || !strings.HasPrefix(m.Load.CSV, "red,green,blue,lightness,chroma,family\n") {
@@ -113,9 +119,7 @@ func TestAskLearns(t *testing.T) {
 // other items is refused by name while the others are taken.
 func TestAskClass(t *testing.T) {
 	s := ready(t)
-	w := session.New(func(file string) ([]byte, error) {
-		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
-	})
+	w := askWorker()
 	serve(t, s, w, Reduce(s, AskOpen{Set: "colours"}))
 	it := s.Ask.Items
 	file := func(who string, rate float64, seed uint64) NamedText {
@@ -147,9 +151,7 @@ func TestAskClass(t *testing.T) {
 // agrees with the held-out answers more often than Euclid does.
 func TestAskShapes(t *testing.T) {
 	s := ready(t)
-	w := session.New(func(file string) ([]byte, error) {
-		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
-	})
+	w := askWorker()
 	serve(t, s, w, Reduce(s, AskOpen{Set: "shapes"}))
 	if s.Params.Ask != "shapes" || !strings.Contains(EncodeURL(s.Params), "ask=shapes") {
 		t.Fatalf("the link does not say shapes: %q", EncodeURL(s.Params))
@@ -174,9 +176,7 @@ func TestAskShapes(t *testing.T) {
 // with its rows held out.
 func TestAskData(t *testing.T) {
 	s := ready(t)
-	w := session.New(func(file string) ([]byte, error) {
-		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
-	})
+	w := askWorker()
 	out := Reduce(s, AskOpen{Set: "data"})
 	if m := one(t, out, protocol.KindLoad); m.Load.Builtin != "Iris" || m.Load.TestFrac != 0 || !m.Load.Rows {
 		t.Fatalf("the rows' load: %+v", m.Load)
@@ -214,9 +214,7 @@ func TestAskData(t *testing.T) {
 // weighs the rotation most, and the panel's reference is the weighting.
 func TestAskChosenWeights(t *testing.T) {
 	s := ready(t)
-	w := session.New(func(file string) ([]byte, error) {
-		return os.ReadFile(filepath.Join("..", "..", "assets", "datasets", file))
-	})
+	w := askWorker()
 	serve(t, s, w, Reduce(s, AskOpen{Set: "shapes"}))
 	for k := range ask.ShapeFeatures {
 		Reduce(s, AskWeight{Feature: k, Weight: 0})
