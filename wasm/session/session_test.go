@@ -176,7 +176,11 @@ func TestTrainIris(t *testing.T) {
 
 func TestThrottle(t *testing.T) {
 	s := newSession()
-	s.Every = time.Hour
+	// No progress for an hour, and no frame of the learned view either: a
+	// frame carries the curve's iterations since the last message, so one
+	// (due after DefaultFrameEvery, which a slow run under Node reached)
+	// would take them from the final progress this test counts.
+	s.Every, s.FrameEvery = time.Hour, time.Hour
 	load(t, s, "Wine")
 	var got, building []*protocol.Progress
 	res, e := s.Train(context.Background(), defaultTrain(), func(p *protocol.Progress) {
