@@ -178,27 +178,44 @@ func (e *evaluator) formW(dst []float64) {
 	addOuterUpper(dst, e.xt, e.y, e.live, d)
 }
 
-// addPairs is GoKernels.AddPairs.
+// addPairs is GoKernels.AddPairs. Natively a large pass splits the
+// columns between goroutines (parallel.go): each entry of y takes the same
+// terms in the same order of pairs either way.
 func addPairs(y, x, w []float64, pa, pb []int32, isLive []bool, live []int32, d int) []int32 {
 	for p, wp := range w {
 		if wp == 0 {
 			continue
 		}
-		ia, ib := pa[p], pb[p]
-		if !isLive[ia] {
+		if ia := pa[p]; !isLive[ia] {
 			isLive[ia] = true
 			live = append(live, ia)
 		}
-		if !isLive[ib] {
+		if ib := pb[p]; !isLive[ib] {
 			isLive[ib] = true
 			live = append(live, ib)
+		}
+	}
+	parts := parallelParts(3 * float64(len(w)) * float64(d))
+	if parts == 1 {
+		addPairsCols(y, x, w, pa, pb, d, 0, d)
+		return live
+	}
+	runParts(evenCuts(d, min(parts, d)), func(lo, hi int) { addPairsCols(y, x, w, pa, pb, d, lo, hi) })
+	return live
+}
+
+// addPairsCols does addPairs' arithmetic on the columns j0 ≤ j < j1 alone.
+func addPairsCols(y, x, w []float64, pa, pb []int32, d, j0, j1 int) {
+	for p, wp := range w {
+		if wp == 0 {
+			continue
 		}
 		// The slices cut to xa's length, so that the compiler drops the
 		// bounds checks in the loop (js/wasm: 3.6 → 3.0 ms of formM on
 		// 5,000 × 50; BenchmarkFormM).
-		a, b := int(ia)*d, int(ib)*d
-		xa := x[a : a+d]
-		xb, ya, yb := x[b:b+d], y[a:a+d], y[b:b+d]
+		a, b := int(pa[p])*d, int(pb[p])*d
+		xa := x[a+j0 : a+j1]
+		xb, ya, yb := x[b+j0:b+j1], y[a+j0:a+j1], y[b+j0:b+j1]
 		xb, ya, yb = xb[:len(xa)], ya[:len(xa)], yb[:len(xa)]
 		for j, v := range xa {
 			v = wp * (v - xb[j])
@@ -206,7 +223,6 @@ func addPairs(y, x, w []float64, pa, pb []int32, isLive []bool, live []int32, d 
 			yb[j] -= v
 		}
 	}
-	return live
 }
 
 // addOuterUpper sets the upper triangle of dst (d×d, row-major) to
@@ -220,16 +236,29 @@ func addPairs(y, x, w []float64, pa, pb []int32, isLive []bool, live []int32, d 
 // time with one row of dst, 3.7 ms with two (natively 6.9 → 1.7 → 1.2 ms;
 // BenchmarkFormM). Every entry sums its terms in the same order as the
 // one-row loop, so the result is the same to the bit
-// (TestKernelsAgainstNaive checks it against plain loops).
+// (TestKernelsAgainstNaive checks it against plain loops). Natively a large
+// product splits the rows of dst between goroutines (parallel.go).
 func addOuterUpper(dst, x, y []float64, rows []int32, d int) {
-	clear(dst)
+	parts := parallelParts(float64(len(rows)) * float64(d) * float64(d+1) / 2)
+	if parts == 1 {
+		addOuterUpperRange(dst, x, y, rows, d, 0, d)
+		return
+	}
+	runParts(triangleCuts(d, parts), func(lo, hi int) { addOuterUpperRange(dst, x, y, rows, d, lo, hi) })
+}
+
+// addOuterUpperRange is addOuterUpper for the rows i0 ≤ i < i1 of dst
+// alone (i0 even, and i1 even or d), which it sets and no other: each entry
+// sums the same terms in the same order whatever the range.
+func addOuterUpperRange(dst, x, y []float64, rows []int32, d, i0, i1 int) {
+	clear(dst[i0*d : i1*d])
 	k := 0
 	for ; k+4 <= len(rows); k += 4 {
 		r0, r1, r2, r3 := int(rows[k])*d, int(rows[k+1])*d, int(rows[k+2])*d, int(rows[k+3])*d
 		x0, x1, x2, x3 := x[r0:r0+d], x[r1:r1+d], x[r2:r2+d], x[r3:r3+d]
 		y0, y1, y2, y3 := y[r0:r0+d], y[r1:r1+d], y[r2:r2+d], y[r3:r3+d]
-		i := 0
-		for ; i+2 <= d; i += 2 {
+		i := i0
+		for ; i+2 <= i1; i += 2 {
 			// Rows i and i+1 of dst: (i, i) alone, then both from column i+1.
 			a0, a1, a2, a3 := x0[i], x1[i], x2[i], x3[i]
 			b0, b1, b2, b3 := x0[i+1], x1[i+1], x2[i+1], x3[i+1]
@@ -245,14 +274,15 @@ func addOuterUpper(dst, x, y []float64, rows []int32, d int) {
 				rb[j] += b0*v0 + b1*v1 + b2*v2 + b3*v3
 			}
 		}
-		if i < d { // d odd: the last row, one entry
+		if i < i1 { // d odd: the last row, one entry
 			dst[i*d+i] += x0[i]*y0[i] + x1[i]*y1[i] + x2[i]*y2[i] + x3[i]*y3[i]
 		}
 	}
 	for ; k < len(rows); k++ {
 		r := int(rows[k]) * d
 		xk, yk := x[r:r+d], y[r:r+d]
-		for i, a := range xk {
+		for i := i0; i < i1; i++ {
+			a := xk[i]
 			row := dst[i*d+i : (i+1)*d]
 			z := yk[i : i+len(row)]
 			for j := range row {
@@ -684,22 +714,38 @@ func (e *evaluator) margin(t int) float64 { return e.pm[e.dis[t]] - e.pm[e.sim[t
 // r = 30 on 5,000 × 50 under Node; natively that was no faster (0.63 ms
 // both at r = 10, 3.0 → 3.3 ms at r = 50), so it is not used there.
 func (e *evaluator) rowDots(z, w []float64, r int) {
-	switch {
-	case kernels != nil:
+	if kernels != nil {
 		kernels.RowDotsTo(z, e.xt, w, e.d, r)
-	case runtime.GOARCH == "wasm":
+		return
+	}
+	if runtime.GOARCH == "wasm" {
 		rowDotsPaired(z, e.xt[:e.nt*e.d], w, e.d, r)
-	case e.d >= 128:
-		e.rowDotsBLAS(z, w, r)
-	default:
-		e.rowDotsBlocked(z, w, r)
+		return
+	}
+	// Natively a large product splits the rows of X_t between goroutines
+	// (parallel.go); each entry is one dot product either way.
+	parts := parallelParts(float64(e.nt) * float64(e.d) * float64(r))
+	if parts == 1 {
+		e.rowDotsRange(z, w, r, 0, e.nt)
+		return
+	}
+	runParts(evenCuts(e.nt, parts), func(lo, hi int) { e.rowDotsRange(z, w, r, lo, hi) })
+}
+
+// rowDotsRange is rowDots natively for the rows k0 ≤ k < k1 of X_t.
+func (e *evaluator) rowDotsRange(z, w []float64, r, k0, k1 int) {
+	if e.d >= 128 {
+		e.rowDotsBLAS(z, w, r, k0, k1)
+	} else {
+		e.rowDotsBlocked(z, w, r, k0, k1)
 	}
 }
 
-// rowDotsBLAS is rowDots by one gonum dot product per entry.
-func (e *evaluator) rowDotsBLAS(z, w []float64, r int) {
+// rowDotsBLAS is rowDots for the rows k0 ≤ k < k1 of X_t, by one gonum dot
+// product per entry.
+func (e *evaluator) rowDotsBLAS(z, w []float64, r, k0, k1 int) {
 	d := e.d
-	for k := 0; k < e.nt; k++ {
+	for k := k0; k < k1; k++ {
 		xk := blas64.Vector{N: d, Inc: 1, Data: e.xt[k*d : (k+1)*d]}
 		for c := 0; c < r; c++ {
 			z[k*r+c] = blas64.Dot(xk, blas64.Vector{N: d, Inc: 1, Data: w[c*d : (c+1)*d]})
@@ -707,10 +753,11 @@ func (e *evaluator) rowDotsBLAS(z, w []float64, r int) {
 	}
 }
 
-// rowDotsBlocked is rowDots four columns at a time.
-func (e *evaluator) rowDotsBlocked(z, w []float64, r int) {
+// rowDotsBlocked is rowDots for the rows k0 ≤ k < k1 of X_t, four columns
+// at a time.
+func (e *evaluator) rowDotsBlocked(z, w []float64, r, k0, k1 int) {
 	d := e.d
-	for k := 0; k < e.nt; k++ {
+	for k := k0; k < k1; k++ {
 		xk := e.xt[k*d : (k+1)*d]
 		zk := z[k*r : (k+1)*r]
 		c := 0

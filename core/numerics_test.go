@@ -743,8 +743,8 @@ func TestKernelsAgainstNaive(t *testing.T) {
 				}
 				w := y[:r*d]
 				z1, z2, z3 := make([]float64, nt*r), make([]float64, nt*r), make([]float64, nt*r)
-				e.rowDotsBLAS(z1, w, r)
-				e.rowDotsBlocked(z2, w, r)
+				e.rowDotsBLAS(z1, w, r, 0, nt)
+				e.rowDotsBlocked(z2, w, r, 0, nt)
 				rowDotsPaired(z3, x, w, d, r)
 				if !slices.Equal(z2, z3) {
 					t.Fatalf("rowDotsPaired d=%d r=%d nt=%d: %v, rowDotsBlocked %v", d, r, nt, z3, z2)
