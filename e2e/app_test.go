@@ -12,6 +12,8 @@ import (
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/rml-lab/rml/internal/bigcsv"
 )
 
 // A newcomer's path: open the page, pick Iris, Train.
@@ -293,7 +295,7 @@ func TestStop(t *testing.T) {
 		t.Errorf("%d animation frames in 1 s while training: the page does not answer", frames)
 	}
 	// After a second of falling gaps, the page estimates the time left.
-	p.poll(`/^(about \d+ (s|min)|under 1 s|over an hour)$/.test(document.querySelector('[data-testid="remaining"]').textContent)`, 5*time.Second)
+	p.poll(`/^(about \d+ (s|min|h)|under 1 s)$/.test(document.querySelector('[data-testid="remaining"]').textContent)`, 5*time.Second)
 	p.click("stop")
 	p.waitResult("stopped", 2500*time.Millisecond)
 	at := p.text("iteration")
@@ -703,4 +705,28 @@ func TestCompareMovesColumns(t *testing.T) {
 	// has sorted them (a page that faulted never gets there).
 	p.poll(`[...document.querySelectorAll('[data-testid="compare-table"] tr:first-child th')].slice(1)
 		.map(e => e.textContent.replace('×', '').trim()).join(',') === "RML (fast),RML (fast),RML (fast),Hinge,Best case,Logistic,t-STE,LMNN,Xing,Euclid"`, 2*time.Minute)
+}
+
+// A wide file says as it loads that a run may take minutes in the page,
+// and a run on it guesses its length from its first iterations, before
+// its gap can say more (spec.FirstGuess); Stop ends it.
+func TestWideGuess(t *testing.T) {
+	p := open(t, "")
+	p.uploadLoaded("wide-5000x100.csv", bigcsv.CSV(5000, 100, 4, 6))
+	var body string
+	p.eval(`document.body.textContent`, &body)
+	if !strings.Contains(body, "a run may take minutes in the page") {
+		t.Errorf("a 5000 × 100 file loaded without saying that a run may take minutes")
+	}
+	p.set("tol", "1e-3")
+	p.click("train")
+	p.waitStatus("running", 10*time.Second)
+	p.poll(`/^first guess: \d+ (s|min|h) to \d+ (s|min|h)$/.test(document.querySelector('[data-testid="remaining"]').textContent)`, 20*time.Second)
+	var fits bool
+	p.eval(`(e => e.scrollWidth <= e.clientWidth)(document.querySelector('[data-testid="remaining"]').parentElement)`, &fits)
+	if !fits {
+		t.Errorf("the guess %q is cut off", p.text("remaining"))
+	}
+	p.click("stop")
+	p.waitResult("stopped", 5*time.Second)
 }

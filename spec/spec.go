@@ -91,6 +91,14 @@ const (
 	// eigendecomposition at d = 200 takes about 47 ms under wasm (300:
 	// 147 ms), and Stop gets in between two.
 	PageMaxFeatures = 200
+	// PageSlowWork is the size, rows × features², from which the page
+	// says before a run that it may take minutes rather than seconds: an
+	// iteration's passes over the rows grow as rows × features² (core's
+	// BenchmarkWide), and the fast method takes hundreds to thousands of
+	// them (GuessIters). The 5,000 × 50 upload, below it, trains in the
+	// page in under half a minute (docs/measured.md); 5,000 × 100 is
+	// above it.
+	PageSlowWork = 5000 * 75 * 75
 	// MaxLevels is the most distinct values a column may have to be one-hot
 	// encoded.
 	MaxLevels = 12

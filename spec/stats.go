@@ -1,6 +1,9 @@
 package spec
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Z95 is the standard normal quantile of a two-sided 95 % interval.
 const Z95 = 1.959963984540054
@@ -81,4 +84,61 @@ func IterationsLeft(iters, gaps []float64, stop float64) (left float64, ok bool)
 	}
 	perIter := (math.Log(g2) - math.Log(g1)) / (t - half)
 	return (math.Log(stop) - math.Log(g2)) / perIter, true
+}
+
+// GuessIters bounds, rounded outward, the iterations the fast method took
+// to a relative gap of GuessTol on the benchmarks' large sets (core's
+// BenchmarkWide and BenchmarkUpload: 5,000 rows of 50 to 400 features,
+// every default). Before a run's own gap can say how fast it falls
+// (IterationsLeft), its time per iteration times these is the page's and
+// the command line's first guess at its length.
+var GuessIters = [2]float64{200, 5000}
+
+// GuessTol is the tolerance GuessIters hold for.
+const GuessTol = 1e-3
+
+// FirstGuess returns how long a run that takes secPerIter seconds an
+// iteration may need to reach the tolerance tol: from lo to hi seconds for
+// tol ≥ GuessTol; for a tighter tol at least lo, with hi = +Inf, since how
+// much longer depends on how fast the gap falls, which only the run shows.
+func FirstGuess(secPerIter, tol float64) (lo, hi float64) {
+	lo, hi = GuessIters[0]*secPerIter, GuessIters[1]*secPerIter
+	if tol < GuessTol {
+		hi = math.Inf(1)
+	}
+	return lo, hi
+}
+
+// RoughDuration says a number of seconds the way a person would, for an
+// estimate: "under 1 s", "about 40 s", "about 3 min", "about 2 h".
+func RoughDuration(secs float64) string {
+	if secs < 1 {
+		return "under 1 s"
+	}
+	return "about " + roughUnit(secs)
+}
+
+// roughUnit is secs to the nearest second below 90 s, minute below 90
+// min, else hour: "40 s", "3 min", "2 h".
+func roughUnit(secs float64) string {
+	switch {
+	case secs < 90:
+		return strconv.FormatFloat(math.Round(secs), 'f', 0, 64) + " s"
+	case secs < 90*60:
+		return strconv.FormatFloat(math.Round(secs/60), 'f', 0, 64) + " min"
+	}
+	return strconv.FormatFloat(math.Round(secs/3600), 'f', 0, 64) + " h"
+}
+
+// GuessText is FirstGuess in a few words: "40 s to 17 min", or "at least
+// 40 s" below GuessTol.
+func GuessText(secPerIter, tol float64) string {
+	lo, hi := FirstGuess(secPerIter, tol)
+	if lo < 1 {
+		lo = 1
+	}
+	if math.IsInf(hi, 1) {
+		return "at least " + roughUnit(lo)
+	}
+	return roughUnit(lo) + " to " + roughUnit(max(hi, lo))
 }

@@ -78,3 +78,30 @@ func TestIterationsLeft(t *testing.T) {
 		t.Error("no trace gave an estimate")
 	}
 }
+
+// FirstGuess scales GuessIters by the time per iteration, and has no upper
+// end below GuessTol; RoughDuration moves to
+// minutes at 90 s and to hours at 90 min, each rounded to the nearest.
+func TestFirstGuess(t *testing.T) {
+	lo, hi := FirstGuess(0.1, GuessTol)
+	if lo != GuessIters[0]*0.1 || hi != GuessIters[1]*0.1 {
+		t.Errorf("FirstGuess(0.1 s, %g) = %v, %v", GuessTol, lo, hi)
+	}
+	if _, hi := FirstGuess(0.1, GuessTol/10); !math.IsInf(hi, 1) {
+		t.Errorf("FirstGuess below GuessTol: hi = %v, want +Inf", hi)
+	}
+	for _, c := range []struct {
+		secs float64
+		want string
+	}{{0.4, "under 1 s"}, {1, "about 1 s"}, {39.2, "about 39 s"}, {89, "about 89 s"}, {90, "about 2 min"}, {3599, "about 60 min"}, {5400, "about 2 h"}} {
+		if got := RoughDuration(c.secs); got != c.want {
+			t.Errorf("RoughDuration(%v) = %q, want %q", c.secs, got, c.want)
+		}
+	}
+	if got, want := GuessText(0.2, GuessTol), roughUnit(GuessIters[0]*0.2)+" to "+roughUnit(GuessIters[1]*0.2); got != want {
+		t.Errorf("GuessText = %q, want %q", got, want)
+	}
+	if got := GuessText(0.2, 1e-6); got != "at least "+roughUnit(GuessIters[0]*0.2) {
+		t.Errorf("GuessText below GuessTol = %q", got)
+	}
+}

@@ -89,21 +89,22 @@ func chartProps(s *store.State) ChartProps {
 	return p
 }
 
+// guessIters is spec.GuessIters in words, "200 to 5000".
+var guessIters = draw.Num(spec.GuessIters[0]) + " to " + draw.Num(spec.GuessIters[1])
+
 // leftText says how long a run still needs, roughly.
 func leftText(p ChartProps) string {
-	switch v := p.Left; {
+	switch {
 	case !p.Running:
 		return "—"
+	case !p.HasLeft && p.Rate > 0:
+		// Until the gap says how fast it falls, the time per iteration
+		// times what runs on large sets took (spec.FirstGuess).
+		return "first guess: " + spec.GuessText(1/p.Rate, p.Tol)
 	case !p.HasLeft:
 		return "estimating…"
-	case v < 1:
-		return "under 1 s"
-	case v < 90:
-		return "about " + strconv.FormatFloat(math.Ceil(v), 'f', 0, 64) + " s"
-	case v < 3600:
-		return "about " + strconv.FormatFloat(math.Ceil(v/60), 'f', 0, 64) + " min"
 	}
-	return "over an hour"
+	return spec.RoughDuration(p.Left)
 }
 
 // setProps gives the chart p and reports whether it differs from its last
@@ -178,7 +179,7 @@ func (c *Chart) Render() vecty.ComponentOrHTML {
 		),
 		elem.Details(vecty.Markup(vecty.Class("more")),
 			elem.Summary(vecty.Text("What the gap says")),
-			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|). The time to the tolerance assumes the best Δ_t keeps falling as fast as over the last half of the run."))),
+			elem.Paragraph(vecty.Markup(vecty.Class("hint")), vecty.Text("Δ_t = L(q_t) + P(A_t) ≥ 0 bounds how far the metric is from optimal; the run stops when Δ_t ≤ tolerance × max(1, |P|). The time to the tolerance assumes the best Δ_t keeps falling as fast as over the last half of the run; before that is known, its first guess is the time per iteration times the "+guessIters+" iterations that runs on large sets took to a relative gap of 1e-3."))),
 		downloads(c.dispatch, s.Done, download{"figure", "chart (SVG)", "this chart as an SVG file"}),
 	)
 }

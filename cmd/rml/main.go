@@ -399,8 +399,15 @@ func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool,
 	if live {
 		var last time.Time
 		var iters, gaps []float64
+		guessed := false
 		s.Progress = func(pr core.Progress) bool {
 			iters, gaps = append(iters, float64(pr.Iter)), append(gaps, pr.Gap)
+			if !guessed && pr.Elapsed >= guessAfter {
+				guessed = true
+				if line := firstGuess(pr, s.Tol); line != "" {
+					fmt.Fprint(stderr, "\r\033[K"+line+"\n")
+				}
+			}
 			if time.Since(last) > 100*time.Millisecond {
 				last = time.Now()
 				fmt.Fprintf(stderr, "\rt = %-8d Δ_t = %-11.4g rel = %-10.3g %6.1fs%s", pr.Iter, pr.Gap, pr.RelGap, pr.Elapsed.Seconds(), timeLeft(pr, iters, gaps, s.Tol))
@@ -410,6 +417,27 @@ func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool,
 		defer fmt.Fprint(stderr, "\r\033[K")
 	}
 	return core.Solve(ctx, p, s)
+}
+
+// guessAfter is how long a run goes before the command line guesses its
+// length from its time per iteration: long enough that the first
+// iteration's extra work (the first curvature estimate) is not all of it.
+const guessAfter = 300 * time.Millisecond
+
+// firstGuess says, for a run that may be long (the guess's lower end
+// at least 10 s), how long it may take to tol from its time per
+// iteration so far (spec.FirstGuess), and how to make it shorter; "" for
+// a short run or a method with no certified gap.
+func firstGuess(pr core.Progress, tol float64) string {
+	if pr.Iter == 0 || !pr.Certified {
+		return ""
+	}
+	per := pr.Elapsed.Seconds() / float64(pr.Iter)
+	if lo, _ := spec.FirstGuess(per, tol); lo < 10 {
+		return ""
+	}
+	return fmt.Sprintf("a long run: %.0f ms an iteration, and large sets took %.0f to %.0f iterations to a relative gap of %g, so expect %s (a looser --tol or --max-iter ends it sooner)",
+		1000*per, spec.GuessIters[0], spec.GuessIters[1], spec.GuessTol, spec.GuessText(per, tol))
 }
 
 // timeLeft says how long the run may still take to reach tol (the
@@ -424,7 +452,7 @@ func timeLeft(pr core.Progress, iters, gaps []float64, tol float64) string {
 	if !ok {
 		return ", no estimate yet    "
 	}
-	return fmt.Sprintf(", about %.0f s to go  ", left*secs/float64(pr.Iter))
+	return ", " + spec.RoughDuration(left*secs/float64(pr.Iter)) + " to go  "
 }
 
 func newTrainOutput(p *core.Problem, res *core.Result, swapped []bool, collapsed bool) (*trainOutput, error) {

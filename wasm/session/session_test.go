@@ -1173,3 +1173,22 @@ func TestLoadRows(t *testing.T) {
 		t.Errorf("a load that did not ask sent %d values", len(d.Z))
 	}
 }
+
+// A file large for the page says so when it loads, before any run: 5,000
+// rows × 100 features (4,250 training rows; rows × features² over
+// spec.PageSlowWork), and the 5,000 × 50 upload does not.
+func TestLoadSaysLarge(t *testing.T) {
+	for _, c := range []struct {
+		d    int
+		slow bool
+	}{{50, false}, {100, true}} {
+		ds, e := newSession().Load(protocol.Load{CSV: bigcsv.CSV(5000, c.d, 4, 6), TestFrac: 0.15, Seed: 1})
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		said := strings.Contains(ds.Notice, fmt.Sprintf("at %d training rows × %d features a run may take minutes", ds.Train, c.d))
+		if said != c.slow {
+			t.Errorf("5000 × %d: notice %q", c.d, ds.Notice)
+		}
+	}
+}
