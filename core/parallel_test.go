@@ -1,7 +1,9 @@
 package core
 
 import (
+	"context"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -75,5 +77,34 @@ func TestParallelKernelsExact(t *testing.T) {
 				t.Fatalf("d=%d in %d parts: the row dot products differ from the serial ones", d, parts)
 			}
 		}
+	}
+}
+
+// A solve large enough for the passes to split (1,000 rows × 60 features)
+// gives the same bits on one core as on two: the metric, the dual point
+// and the gap.
+func TestParallelSolveSameBits(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("one thread: the passes never split")
+	}
+	p := synthetic(t, 1000, 60)
+	old := runtime.GOMAXPROCS(2)
+	parts := parallelParts(float64(1000) * 60 * 61 / 2)
+	runtime.GOMAXPROCS(old)
+	if parts == 1 {
+		t.Fatalf("M's product at 1000 × 60 does not split: the test tests nothing")
+	}
+	solveOn := func(procs int) *Result {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		res, err := Solve(context.Background(), p, Settings{Tol: 1e-8, MaxIter: 60})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	one, two := solveOn(1), solveOn(2)
+	if one.Iter != two.Iter || one.Gap != two.Gap || !slices.Equal(one.Q, two.Q) || !slices.Equal(one.A.RawSymmetric().Data, two.A.RawSymmetric().Data) {
+		t.Errorf("one core: %d iterations, gap %v; two: %d, gap %v", one.Iter, one.Gap, two.Iter, two.Gap)
 	}
 }
