@@ -313,7 +313,7 @@ func (s *Session) described(ds *core.Dataset, raw []byte, st *core.Standardizer)
 	}
 	notes = append(notes, ds.Notes...)
 	if n, d := float64(len(s.train)), float64(len(ds.Features)); n*d*d >= spec.PageSlowWork {
-		notes = append(notes, fmt.Sprintf("at %d training rows × %d features a run may take minutes in the page, which guesses how long as it starts; the command line (rml train) is faster", len(s.train), len(ds.Features)))
+		notes = append(notes, fmt.Sprintf("at %d training rows × %d features a run may take minutes in the page, which guesses how long as it starts; a tolerance of 1e-3 ends sooner, and the command line (rml train) is faster", len(s.train), len(ds.Features)))
 	}
 	out.Notice = strings.Join(notes, "; ")
 	out.Held, out.ErrEuclid, out.K, out.Euclid = s.test, s.errEuclid, min(spec.KNN, len(s.train)), s.euclid
