@@ -60,7 +60,7 @@ func (p ChartProps) same(o ChartProps) bool {
 	}
 	a.Iters, a.Gaps, b.Iters, b.Gaps = nil, nil, nil, nil
 	return reflect.DeepEqual(a, b) && p.Tol == o.Tol && p.RunID == o.RunID && p.Running == o.Running &&
-		p.Rate == o.Rate && p.Done == o.Done && p.Left == o.Left && p.HasLeft == o.HasLeft && p.BestCase == o.BestCase
+		p.Rate == o.Rate && p.Done == o.Done && p.Left == o.Left && p.HasLeft == o.HasLeft && p.Guess == o.Guess && p.BestCase == o.BestCase
 }
 
 // ChartProps is what the chart shows.
@@ -76,6 +76,10 @@ type ChartProps struct {
 	// there is an estimate (State.Remaining).
 	Left    float64
 	HasLeft bool
+	// Guess: the run is the fast method's, whose iterations on large sets
+	// spec.GuessIters bound, so its length can be guessed before its gap
+	// says more.
+	Guess bool
 	// BestCase: the run shown is the best case (the last run of a
 	// sweep), which has no duality gap: it stops at a local optimum,
 	// when its trusted set repeats, and its progress counts outer steps.
@@ -85,6 +89,7 @@ type ChartProps struct {
 func chartProps(s *store.State) ChartProps {
 	p := ChartProps{Trace: s.Trace, Last: s.Last, Tol: s.Params.Tol, RunID: s.RunID, Running: s.Status == store.Running, Rate: s.Rate(), Done: s.CanExport()}
 	p.Left, p.HasLeft = s.Remaining()
+	p.Guess = s.Params.Method == spec.Fast
 	p.BestCase = !p.Running && s.Result != nil && s.ResultOf == s.RunID && s.Result.Method == spec.BestCase
 	return p
 }
@@ -97,7 +102,7 @@ func leftText(p ChartProps) string {
 	switch {
 	case !p.Running:
 		return "—"
-	case !p.HasLeft && p.Rate > 0:
+	case !p.HasLeft && p.Rate > 0 && p.Guess:
 		// Until the gap says how fast it falls, the time per iteration
 		// times what runs on large sets took (spec.FirstGuess).
 		return "first guess: " + spec.GuessText(1/p.Rate, p.Tol)

@@ -404,7 +404,7 @@ func solveLive(ctx context.Context, p *core.Problem, s core.Settings, live bool,
 			iters, gaps = append(iters, float64(pr.Iter)), append(gaps, pr.Gap)
 			if !guessed && pr.Elapsed >= guessAfter {
 				guessed = true
-				if line := firstGuess(pr, s.Tol); line != "" {
+				if line := firstGuess(pr, s.Method, s.Tol); line != "" {
 					fmt.Fprint(stderr, "\r\033[K"+line+"\n")
 				}
 			}
@@ -427,9 +427,10 @@ const guessAfter = 300 * time.Millisecond
 // firstGuess says, for a run that may be long (the guess's lower end
 // at least 10 s), how long it may take to tol from its time per
 // iteration so far (spec.FirstGuess), and how to make it shorter; "" for
-// a short run or a method with no certified gap.
-func firstGuess(pr core.Progress, tol float64) string {
-	if pr.Iter == 0 || !pr.Certified {
+// a short run or another method than the fast one, whose iterations
+// spec.GuessIters bound.
+func firstGuess(pr core.Progress, m core.Method, tol float64) string {
+	if pr.Iter == 0 || m != core.Fast {
 		return ""
 	}
 	per := pr.Elapsed.Seconds() / float64(pr.Iter)

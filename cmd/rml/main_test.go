@@ -587,23 +587,22 @@ func TestTimeLeft(t *testing.T) {
 
 // The first guess at a run's length: the time per iteration so far times
 // spec.GuessIters, said only when even its lower end is 10 s or more
-// (100 ms an iteration: 20 s to 8 min at 1e-3; at 1e-6 no upper
-// end), and never for a run with no certified gap.
+// (100 ms an iteration: 20 s to 8 min at 1e-3; at 1e-6 no upper end), and
+// only for the fast method, whose iterations GuessIters bound.
 func TestFirstGuess(t *testing.T) {
 	pr := core.Progress{Iter: 10, Elapsed: time.Second, Certified: true}
-	if got := firstGuess(pr, 1e-3); !strings.Contains(got, "100 ms an iteration") || !strings.Contains(got, "expect 20 s to 8 min") {
+	if got := firstGuess(pr, core.Fast, 1e-3); !strings.Contains(got, "100 ms an iteration") || !strings.Contains(got, "expect 20 s to 8 min") {
 		t.Errorf("100 ms an iteration: %q", got)
 	}
-	if got := firstGuess(pr, 1e-6); !strings.Contains(got, "expect at least 20 s") {
+	if got := firstGuess(pr, core.Fast, 1e-6); !strings.Contains(got, "expect at least 20 s") {
 		t.Errorf("at 1e-6: %q", got)
 	}
-	pr.Elapsed = 400 * time.Millisecond
-	if got := firstGuess(pr, 1e-3); got != "" {
-		t.Errorf("40 ms an iteration (from 8 s): %q, want nothing", got)
+	if got := firstGuess(pr, core.Gradient, 1e-3); got != "" {
+		t.Errorf("projected gradient: %q", got)
 	}
-	pr.Elapsed, pr.Certified = time.Second, false
-	if got := firstGuess(pr, 1e-3); got != "" {
-		t.Errorf("no certified gap: %q", got)
+	pr.Elapsed = 400 * time.Millisecond
+	if got := firstGuess(pr, core.Fast, 1e-3); got != "" {
+		t.Errorf("40 ms an iteration (from 8 s): %q, want nothing", got)
 	}
 }
 
